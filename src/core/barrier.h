@@ -1,0 +1,49 @@
+// Team barrier: a counter that the last arriving thread resets, and an epoch
+// word the others wait on (spin, then futex). Flat, which is the right shape
+// for the small teams of a 2..16-core machine.
+#pragma once
+
+#include "wait.h"
+
+namespace kite {
+
+struct Barrier {
+  alignas(kCacheLine) std::atomic<uint32_t> arrived{0};
+  alignas(kCacheLine) Futex epoch;
+  int nthreads = 1;
+
+  void reset(int n) {
+    nthreads = n;
+    arrived.store(0, std::memory_order_relaxed);
+  }
+  // The epoch a thread is about to wait for; read before arriving.
+  uint32_t current_epoch() const { return epoch.load(); }
+  // Arrive; returns true for the last thread, which then must call release().
+  bool arrive() {
+    return arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == uint32_t(nthreads);
+  }
+  void release() {
+    arrived.store(0, std::memory_order_relaxed);
+    epoch.add_and_wake(1);
+  }
+  // Waits for the release of epoch `e`, or until *cancel becomes non-zero
+  // (a cancelled parallel region abandons its barriers; the canceller calls
+  // epoch.wake_all()).
+  void wait_for_release(uint32_t e, const std::atomic<int>* cancel) {
+    wait_until(epoch, [&] {
+      return epoch.load() != e || cancel->load(std::memory_order_acquire) != 0;
+    });
+  }
+  // Returns true on the thread that released the others.
+  bool wait(const std::atomic<int>* cancel) {
+    uint32_t e = current_epoch();
+    if (arrive()) {
+      release();
+      return true;
+    }
+    wait_for_release(e, cancel);
+    return false;
+  }
+};
+
+}  // namespace kite

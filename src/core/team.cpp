@@ -1,0 +1,386 @@
+// Threads, the thread pool, and fork/join of parallel regions.
+//
+// A primary thread keeps the team it last led ("hot team") with its workers
+// reserved, so a loop of identical parallel regions makes no system call and
+// no allocation: fork stores the region into each worker and bumps its `go`
+// word; join waits on the team's `done` counter. Threads not in any hot team
+// sit in the idle pool.
+#include "team.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "places.h"
+
+namespace kite {
+
+__thread Thread* tls_self __attribute__((tls_model("initial-exec"))) = nullptr;
+
+namespace {
+
+pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+Thread* g_pool_head = nullptr;       // idle workers
+Team* g_spare_teams = nullptr;       // recycled team objects
+std::atomic<int> g_next_gtid{0};
+std::atomic<int> g_live_workers{0};  // runtime-created threads
+pthread_key_t g_thread_key;          // runs cleanup when a user thread exits
+
+void worker_loop(Thread* me);
+
+void* worker_entry(void* arg) {
+  Thread* me = static_cast<Thread*>(arg);
+  tls_self = me;
+  pthread_setspecific(g_thread_key, me);
+  worker_loop(me);
+  return nullptr;
+}
+
+Thread* new_thread_record(bool worker) {
+  Thread* t = static_cast<Thread*>(xaligned_alloc(kCacheLine, sizeof(Thread)));
+  memset(static_cast<void*>(t), 0, sizeof(Thread));
+  new (&t->go) Futex();
+  new (&t->cg_busy) std::atomic<int>(0);
+  t->gtid = g_next_gtid.fetch_add(1, std::memory_order_relaxed);
+  t->is_worker = worker;
+  t->place = -1;
+  t->place_lo = 0;
+  t->place_hi = places_count() > 0 ? places_count() - 1 : 0;
+  t->league_size = 1;
+  return t;
+}
+
+Thread* spawn_worker() {
+  Thread* t = new_thread_record(true);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  if (g_icv.stacksize > 0) {
+    int rc = pthread_attr_setstacksize(&attr, static_cast<size_t>(g_icv.stacksize));
+    if (rc != 0) warn("cannot use OMP_STACKSIZE=%ld bytes for worker threads", g_icv.stacksize);
+  }
+  int rc = pthread_create(&t->handle, &attr, worker_entry, t);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) fatal("cannot create a worker thread: %s", strerror(rc));
+  int live = g_live_workers.fetch_add(1, std::memory_order_relaxed) + 2;
+  spin_config_for_threads(live);
+  return t;
+}
+
+Thread* pool_take() {
+  pthread_mutex_lock(&g_pool_lock);
+  Thread* t = g_pool_head;
+  if (t) g_pool_head = t->pool_next;
+  pthread_mutex_unlock(&g_pool_lock);
+  return t ? t : spawn_worker();
+}
+
+void pool_give(Thread* t) {
+  pthread_mutex_lock(&g_pool_lock);
+  t->pool_next = g_pool_head;
+  g_pool_head = t;
+  pthread_mutex_unlock(&g_pool_lock);
+}
+
+Team* team_alloc(int capacity) {
+  pthread_mutex_lock(&g_pool_lock);
+  Team** link = &g_spare_teams;
+  Team* found = nullptr;
+  for (Team* t = g_spare_teams; t; link = &t->free_next, t = t->free_next) {
+    if (t->capacity >= capacity) {
+      *link = t->free_next;
+      found = t;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&g_pool_lock);
+  if (found) return found;
+  // Team objects are recycled, never freed: a worker may still touch the
+  // `done` word of the team it just left while the primary moves on.
+  Team* t = static_cast<Team*>(xaligned_alloc(kCacheLine, sizeof(Team)));
+  memset(static_cast<void*>(t), 0, sizeof(Team));
+  new (&t->done) Futex();
+  new (&t->barrier) Barrier();
+  int cap = capacity < 4 ? 4 : capacity;
+  t->capacity = cap;
+  t->threads = static_cast<Thread**>(xcalloc(cap, sizeof(Thread*)));
+  t->implicit = static_cast<Task*>(xcalloc(cap, sizeof(Task)));
+  t->places = static_cast<Team::PlaceAssign*>(xcalloc(cap, sizeof(Team::PlaceAssign)));
+  return t;
+}
+
+void team_recycle(Team* t) {
+  pthread_mutex_lock(&g_pool_lock);
+  t->free_next = g_spare_teams;
+  g_spare_teams = t;
+  pthread_mutex_unlock(&g_pool_lock);
+}
+
+// Gives the workers of a team (all but thread 0) back to the idle pool.
+void release_workers(Team* t, int from) {
+  for (int i = from; i < t->nthreads; ++i) {
+    if (t->threads[i]) pool_give(t->threads[i]);
+    t->threads[i] = nullptr;
+  }
+}
+
+// What a thread does in a team: its implicit task, then the end barrier.
+void run_implicit_task(Thread* me, Team* team, int tid) {
+  me->team = team;
+  me->tid = tid;
+  me->task = &team->implicit[tid];
+  me->ws_seq = 0;
+  me->ws_cur = nullptr;
+  me->cg_root = team->cg_root;
+  if (team->places && tid != 0) {
+    const Team::PlaceAssign& pa = team->places[tid];
+    if (pa.place != me->place) places_bind_self(me, pa.place);
+    me->place_lo = pa.lo;
+    me->place_hi = pa.hi;
+  }
+  team->fn(team->data);
+}
+
+void worker_loop(Thread* me) {
+  uint32_t seen = 0;
+  for (;;) {
+    wait_until(me->go, [&] { return me->go.load() != seen; });
+    seen = me->go.load();
+    Team* team = me->next_team;
+    int tid = me->next_tid;
+    run_implicit_task(me, team, tid);
+    team_barrier(me);
+    me->team = nullptr;
+    me->task = nullptr;
+    // Last touch of the team: the primary may reuse it right after.
+    team->done.add_and_wake(1);
+  }
+}
+
+void thread_exit_cleanup(void* arg) {
+  Thread* me = static_cast<Thread*>(arg);
+  if (me->is_worker) return;
+  if (me->hot_team && !me->hot_team->in_use) {
+    release_workers(me->hot_team, 1);
+    team_recycle(me->hot_team);
+    me->hot_team = nullptr;
+  }
+}
+
+void atfork_child() {
+  // Only the forking thread exists in the child: forget every other thread.
+  g_pool_head = nullptr;
+  pthread_mutex_init(&g_pool_lock, nullptr);
+  g_live_workers.store(0);
+  spin_config_for_threads(1);
+  Thread* me = tls_self;
+  if (me) {
+    me->hot_team = nullptr;
+    if (me->team == nullptr) me->cg_busy.store(1);
+  }
+}
+
+pthread_once_t g_init_once = PTHREAD_ONCE_INIT;
+
+void init_once() {
+  pthread_key_create(&g_thread_key, thread_exit_cleanup);
+  icv_init_from_environment();
+  pthread_atfork(nullptr, nullptr, atfork_child);
+}
+
+}  // namespace
+
+void runtime_init() { pthread_once(&g_init_once, init_once); }
+
+__attribute__((constructor(101))) static void kite_load_constructor() { runtime_init(); }
+
+Thread* self_slow() {
+  runtime_init();
+  Thread* t = new_thread_record(false);
+  t->initial_task.icv = g_icv.initial;
+  t->initial_task.kind = kTaskInitial;
+  t->task = &t->initial_task;
+  t->cg_root = t;
+  t->cg_busy.store(1, std::memory_order_relaxed);
+  t->handle = pthread_self();
+  tls_self = t;
+  pthread_setspecific(g_thread_key, t);
+  places_init_initial_thread(t);
+  return t;
+}
+
+void icv_for_implicit_task(TaskIcvs& child, const TaskIcvs& parent) {
+  child = parent;
+  int np = parent.nthreads_list_pos + 1;
+  if (np < g_icv.nthreads_list_len) {
+    child.nthreads = g_icv.nthreads_list[np];
+    child.nthreads_list_pos = static_cast<uint8_t>(np);
+  }
+  int bp = parent.bind_list_pos + 1;
+  if (bp < g_icv.bind_list_len) {
+    child.bind = g_icv.bind_list[bp];
+    child.bind_list_pos = static_cast<uint8_t>(bp);
+  }
+}
+
+int threads_for_region(const ForkSpec& spec, Thread* self) {
+  if (!spec.if_clause) return 1;
+  const TaskIcvs& icv = self->task->icv;
+  int active = self->team ? self->team->active_level : 0;
+  if (active >= icv.max_active_levels) return 1;
+  int n = spec.num_threads > 0 ? spec.num_threads : icv.nthreads;
+  if (n <= 1) return 1;
+  Thread* root = self->cg_root ? self->cg_root : self;
+  int busy = root->cg_busy.load(std::memory_order_relaxed);
+  int limit = icv.thread_limit;
+  int avail = limit - busy + 1;  // the encountering thread is already busy
+  if (icv.dyn) {
+    int procs = g_icv.num_procs - busy + 1;
+    if (procs < avail) avail = procs;
+  }
+  if (avail < 1) avail = 1;
+  return n < avail ? n : avail;
+}
+
+namespace {
+
+Team* prepare_team(Thread* me, int n, int bind) {
+  Team* team = me->hot_team;
+  if (team && (team->in_use || team->capacity < n)) {
+    if (!team->in_use) {
+      // Too small: give its workers back and start over.
+      release_workers(team, 1);
+      team_recycle(team);
+      me->hot_team = nullptr;
+    }
+    team = nullptr;
+  }
+  bool hot = team != nullptr || me->hot_team == nullptr;
+  if (!team) team = team_alloc(n);
+  if (hot) me->hot_team = team;
+  // Shrink or grow the reserved workers to exactly n-1.
+  int have = 0;
+  for (int i = 1; i < team->capacity && team->threads[i]; ++i) have = i;
+  for (int i = n; i <= have; ++i) {
+    pool_give(team->threads[i]);
+    team->threads[i] = nullptr;
+  }
+  for (int i = have + 1; i < n; ++i) team->threads[i] = pool_take();
+  team->threads[0] = me;
+  team->owner = me;
+  team->in_use = true;
+  team->nthreads = n;
+  team->parent = me->team;
+  team->parent_task = me->task;
+  team->parent_tid = me->tid;
+  team->level = (me->team ? me->team->level : 0) + 1;
+  team->active_level = (me->team ? me->team->active_level : 0) + (n > 1 ? 1 : 0);
+  team->cg_root = me->cg_root ? me->cg_root : me;
+  team->cancelled.store(0, std::memory_order_relaxed);
+  team->barrier.reset(n);
+  team->done.value.store(0, std::memory_order_relaxed);
+  team->ws.reset();
+  team->reduction_data = nullptr;
+  const TaskIcvs& picv = me->task->icv;
+  for (int i = 0; i < n; ++i) {
+    Task& t = team->implicit[i];
+    icv_for_implicit_task(t.icv, picv);
+    t.parent = me->task;
+    t.team = team;
+    t.kind = kTaskImplicit;
+    t.final = false;
+    t.pending_children = 0;
+  }
+  team->bound = false;
+  if (bind != int(ProcBind::kFalse) && places_count() > 0) places_assign(team, bind, me);
+  return team;
+}
+
+}  // namespace
+
+void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data) {
+  Thread* me = self();
+  int n = threads_for_region(spec, me);
+  int bind = spec.proc_bind >= 0 ? spec.proc_bind : me->task->icv.bind;
+  Team* team = prepare_team(me, n, bind);
+  team->fn = fn;
+  team->data = data;
+  Team::Saved& s = team->saved;
+  s.team = me->team;
+  s.task = me->task;
+  s.tid = me->tid;
+  s.ws_seq = me->ws_seq;
+  s.ws_cur = me->ws_cur;
+  s.ord_lo = me->ord_lo;
+  s.ord_hi = me->ord_hi;
+  s.ord_held = me->ord_held;
+  s.place_lo = me->place_lo;
+  s.place_hi = me->place_hi;
+  if (n > 1) team->cg_root->cg_busy.fetch_add(n - 1, std::memory_order_relaxed);
+  for (int i = 1; i < n; ++i) {
+    Thread* w = team->threads[i];
+    w->next_team = team;
+    w->next_tid = i;
+    w->go.add_and_wake(1);
+  }
+  me->team = team;
+  me->tid = 0;
+  me->task = &team->implicit[0];
+  me->ws_seq = 0;
+  me->ws_cur = nullptr;
+  me->ord_held = false;
+  if (team->bound) {
+    me->place_lo = team->places[0].lo;
+    me->place_hi = team->places[0].hi;
+  }
+}
+
+void parallel_end() {
+  Thread* me = self();
+  Team* team = me->team;
+  int n = team->nthreads;
+  team_barrier(me);
+  // Every worker bumps `done` as its last touch of the team.
+  wait_until(team->done, [&] { return int(team->done.load()) == n - 1; });
+  if (n > 1) team->cg_root->cg_busy.fetch_sub(n - 1, std::memory_order_relaxed);
+  const Team::Saved& s = team->saved;
+  me->team = s.team;
+  me->task = s.task;
+  me->tid = s.tid;
+  me->ws_seq = s.ws_seq;
+  me->ws_cur = s.ws_cur;
+  me->ord_lo = s.ord_lo;
+  me->ord_hi = s.ord_hi;
+  me->ord_held = s.ord_held;
+  me->place_lo = s.place_lo;
+  me->place_hi = s.place_hi;
+  team->in_use = false;
+  if (me->hot_team != team) {
+    release_workers(team, 1);
+    team_recycle(team);
+  }
+}
+
+void parallel(const ForkSpec& spec, void (*fn)(void*), void* data) {
+  parallel_start(spec, fn, data);
+  fn(data);
+  parallel_end();
+}
+
+void team_barrier(Thread* me) {
+  Team* team = me->team;
+  if (!team || team->nthreads == 1) return;
+  if (team->cancelled.load(std::memory_order_acquire)) return;
+  team->barrier.wait(&team->cancelled);
+}
+
+bool team_barrier_cancellable(Thread* me) {
+  Team* team = me->team;
+  if (!team) return false;
+  if (team->cancelled.load(std::memory_order_acquire)) return true;
+  if (team->nthreads > 1) team->barrier.wait(&team->cancelled);
+  return team->cancelled.load(std::memory_order_acquire) != 0;
+}
+
+}  // namespace kite

@@ -1,0 +1,142 @@
+// The runtime model: threads, teams, implicit tasks, and the worksharing ring.
+// ABI adapters reach all of this through the functions declared at the end.
+#pragma once
+
+#include <pthread.h>
+
+#include "barrier.h"
+#include "icv.h"
+#include "wait.h"
+#include "workshare.h"
+
+namespace kite {
+
+struct Team;
+struct Thread;
+
+// Kinds of task. Only implicit and initial tasks exist in the foundation;
+// explicit tasks extend this (see task.h).
+enum TaskKind : uint8_t { kTaskInitial = 1, kTaskImplicit = 2, kTaskExplicit = 4 };
+
+struct Task {
+  TaskIcvs icv;
+  Task* parent;
+  Team* team;   // team the task binds to (null for an initial task)
+  uint8_t kind;
+  bool final;   // inside a final task (omp_in_final)
+  int pending_children;  // explicit children not yet complete (taskwait)
+};
+
+// A team: the threads executing one parallel region.
+struct Team {
+  int nthreads;
+  int level;          // nesting level of the region (initial task = 0)
+  int active_level;   // number of enclosing active (nthreads > 1) regions
+  Team* parent;       // enclosing team (null for a root region)
+  Task* parent_task;  // the encountering task
+  Thread** threads;   // threads[i] runs implicit task i
+  Task* implicit;     // implicit[i], one per thread
+  int capacity;       // allocated size of threads/implicit
+  Thread* owner;      // the primary thread that keeps this team hot
+
+  void (*fn)(void*);
+  void* data;
+
+  // Set when a worker finishes its implicit task; the primary waits on it.
+  alignas(kCacheLine) Futex done;
+  alignas(kCacheLine) Barrier barrier;
+  alignas(kCacheLine) std::atomic<int> cancelled;  // parallel region cancelled
+  WorkShareRing ws;
+  void* reduction_data;  // shared pointer for team-wide handoffs
+  int parent_tid;        // thread number of the primary in the parent team
+  bool in_use;           // a region runs on this team now
+  Thread* cg_root;       // initial thread of the contention group
+  // Place assignment per thread (null when threads are not bound).
+  struct PlaceAssign { int place, lo, hi; }* places;
+  bool bound;            // places[] is valid for this region
+  // The primary's state before the region, restored at join.
+  struct Saved {
+    Team* team;
+    Task* task;
+    int tid;
+    uint32_t ws_seq;
+    WorkShare* ws_cur;
+    long ord_lo, ord_hi;
+    bool ord_held;
+    int place_lo, place_hi;
+  } saved;
+  Team* free_next;       // link in the spare-team list
+};
+
+// Per-thread record, reachable from initial-exec TLS (see self()).
+struct alignas(kCacheLine) Thread {
+  Team* team;       // current team (null for an initial thread outside regions)
+  Task* task;       // current task
+  int tid;          // thread number in team
+  int gtid;         // runtime-wide thread index (0 = first initial thread)
+  bool is_worker;   // created by the runtime's pool
+  uint32_t ws_seq;  // worksharing constructs this thread started in `team`
+  WorkShare* ws_cur;  // construct in progress (loop, sections...)
+  // Loop chunk this thread is executing (for ordered).
+  long ord_lo, ord_hi;
+  bool ord_held;
+  int place;        // place number, -1 when unbound
+  int place_lo, place_hi;  // place partition [lo, hi]
+  Task initial_task;  // for initial threads: their initial task
+  Team* hot_team;     // the last team this thread led, kept for reuse
+  pthread_t handle;
+
+  // Pool handoff: the primary stores `next_team` then bumps `go`.
+  alignas(kCacheLine) Futex go;
+  Team* next_team;
+  int next_tid;
+  Thread* pool_next;  // link in the idle pool
+  // Contention group accounting (valid on initial threads): threads of the
+  // group that are currently busy in teams, this one included.
+  std::atomic<int> cg_busy;
+  Thread* cg_root;
+  // Host teams construct: the league this thread's initial task belongs to.
+  int league_num, league_size;
+};
+
+extern __thread Thread* tls_self __attribute__((tls_model("initial-exec")));
+
+// The calling thread's record, created on first use by any thread.
+Thread* self_slow();
+inline Thread* self() {
+  Thread* t = tls_self;
+  return KITE_LIKELY(t != nullptr) ? t : self_slow();
+}
+
+// Runtime initialization (env, ICVs); idempotent, runs at library load.
+void runtime_init();
+
+// --- parallel regions ----------------------------------------------------
+
+struct ForkSpec {
+  int num_threads;   // 0 = use nthreads-var
+  int proc_bind;     // -1 = use bind-var
+  bool if_clause;    // false = serialized
+};
+
+// Runs fn(data) on a new team; the caller is thread 0 and returns after the
+// implicit barrier at the end of the region.
+void parallel(const ForkSpec& spec, void (*fn)(void*), void* data);
+
+// Split form used by GOMP_parallel_start / GOMP_parallel_end: start the team
+// and make the caller its thread 0; end joins it.
+void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data);
+void parallel_end();
+
+// Number of threads a parallel region encountered now would get.
+int threads_for_region(const ForkSpec& spec, Thread* self);
+
+// --- teams (host) --------------------------------------------------------
+void teams(void (*fn)(void*), void* data, int num_teams, int thread_limit);
+
+// --- barriers ------------------------------------------------------------
+void team_barrier(Thread* self);  // explicit or implicit barrier
+// Barrier that observes parallel cancellation; returns true if cancelled.
+bool team_barrier_cancellable(Thread* self);
+
+}  // namespace kite

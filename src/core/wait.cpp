@@ -1,0 +1,101 @@
+#include "wait.h"
+
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <climits>
+
+namespace kite {
+
+SpinConfig g_spin = {200000, false};
+
+void futex_wait(std::atomic<uint32_t>* addr, uint32_t expected) {
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(addr), FUTEX_WAIT_PRIVATE, expected, nullptr,
+          nullptr, 0);
+}
+
+void futex_wake(std::atomic<uint32_t>* addr, int count) {
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(addr), FUTEX_WAKE_PRIVATE, count, nullptr,
+          nullptr, 0);
+}
+
+void Futex::wake_all() {
+  // The seq_cst fence pairs with the one in wait_while_equal: either the
+  // waiter sees the new value, or we see its sleeper count.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (sleepers.load(std::memory_order_relaxed) != 0) futex_wake(&value, INT_MAX);
+}
+
+void Futex::store_and_wake(uint32_t v) {
+  value.store(v, std::memory_order_release);
+  wake_all();
+}
+
+uint32_t Futex::add_and_wake(uint32_t delta) {
+  uint32_t old = value.fetch_add(delta, std::memory_order_acq_rel);
+  wake_all();
+  return old;
+}
+
+void wait_while_equal(Futex& f, uint32_t old) {
+  const uint64_t spins = g_spin.spin_iterations;
+  const bool yield = g_spin.yield_while_spinning;
+  for (uint64_t i = 0; i < spins; ++i) {
+    if (f.value.load(std::memory_order_acquire) != old) return;
+    if (yield && (i & 63) == 63)
+      sched_yield();
+    else
+      cpu_relax();
+  }
+  f.sleepers.fetch_add(1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  while (f.value.load(std::memory_order_acquire) == old) futex_wait(&f.value, old);
+  f.sleepers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+}  // namespace kite
+
+#include <time.h>
+
+namespace kite {
+
+static uint64_t g_spin_base = 200000;
+int g_num_procs_for_spin = 1;
+
+static double pauses_per_us() {
+  static double cached = 0;
+  if (cached > 0) return cached;
+  timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  for (int i = 0; i < 2000; ++i) cpu_relax();
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  double ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+  if (ns < 1) ns = 1;
+  cached = 2000.0 * 1000.0 / ns;
+  if (cached < 1) cached = 1;
+  return cached;
+}
+
+void spin_set_budget_us(long us) {
+  if (us < 0)
+    g_spin_base = UINT64_MAX;
+  else
+    g_spin_base = static_cast<uint64_t>(static_cast<double>(us) * pauses_per_us());
+  g_spin.spin_iterations = g_spin_base;
+}
+
+void spin_config_for_threads(int running_threads) {
+  if (running_threads > g_num_procs_for_spin) {
+    // Oversubscribed: a spinning waiter steals the core from the thread it
+    // waits for, so spin a little, yielding, then sleep.
+    g_spin.spin_iterations = g_spin_base < 4096 ? g_spin_base : 4096;
+    g_spin.yield_while_spinning = true;
+  } else {
+    g_spin.spin_iterations = g_spin_base;
+    g_spin.yield_while_spinning = false;
+  }
+}
+
+}  // namespace kite

@@ -1,0 +1,59 @@
+// Waiting: spin briefly, then sleep on a futex. Every blocking wait in the
+// runtime goes through here so OMP_WAIT_POLICY and KITE_SPIN_US mean the same
+// thing everywhere.
+#pragma once
+
+#include "base.h"
+
+namespace kite {
+
+// A 32-bit word threads wait on, plus a count of sleepers so that a waker
+// makes a system call only when somebody actually sleeps.
+struct Futex {
+  std::atomic<uint32_t> value{0};
+  std::atomic<uint32_t> sleepers{0};
+
+  uint32_t load() const { return value.load(std::memory_order_acquire); }
+  // Store and wake every waiter.
+  void store_and_wake(uint32_t v);
+  // Add and wake every waiter; returns the previous value.
+  uint32_t add_and_wake(uint32_t delta);
+  void wake_all();
+};
+
+// How long a waiter spins before sleeping. Set once from OMP_WAIT_POLICY and
+// KITE_SPIN_US (see env.cpp); adjusted when threads outnumber cores.
+struct SpinConfig {
+  uint64_t spin_iterations;   // pause iterations before sleeping
+  bool yield_while_spinning;  // oversubscribed: sched_yield between spins
+};
+extern SpinConfig g_spin;
+
+// Block until f.value != old.
+void wait_while_equal(Futex& f, uint32_t old);
+
+// Block until pred() is true; pred must become true only after someone
+// changes f.value and wakes it. Spins on pred, sleeps on f.
+template <class Pred>
+inline void wait_until(Futex& f, Pred pred) {
+  while (!pred()) {
+    uint32_t v = f.load();
+    if (pred()) return;
+    wait_while_equal(f, v);
+  }
+}
+
+// Recompute spin settings for the number of threads that may be running.
+void spin_config_for_threads(int running_threads);
+
+// Raw futex system calls.
+void futex_wait(std::atomic<uint32_t>* addr, uint32_t expected);
+void futex_wake(std::atomic<uint32_t>* addr, int count);
+
+}  // namespace kite
+
+namespace kite {
+// Base spin budget, in microseconds (OMP_WAIT_POLICY / KITE_SPIN_US). A
+// negative value means "spin forever" (active policy), 0 means sleep at once.
+void spin_set_budget_us(long us);
+}  // namespace kite

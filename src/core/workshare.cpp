@@ -1,0 +1,56 @@
+#include "workshare.h"
+
+#include "team.h"
+
+namespace kite {
+
+void WorkShareRing::reset() {
+  for (uint32_t i = 0; i < kWorkShareRing; ++i) {
+    // Slot i first serves construct number i (sequence numbers start at 1
+    // and slot = seq % ring), so it starts out "finished" for seq i - ring.
+    uint32_t prev = i - kWorkShareRing;
+    slot[i].seq.store(prev, std::memory_order_relaxed);
+    slot[i].ready.store(prev, std::memory_order_relaxed);
+    slot[i].remaining.store(0, std::memory_order_relaxed);
+  }
+}
+
+WorkShare* ws_enter(Thread* self, bool* first) {
+  Team* team = self->team;
+  uint32_t seq = ++self->ws_seq;
+  WorkShare* ws = &team->ws.slot[seq % kWorkShareRing];
+  const uint32_t prev = seq - kWorkShareRing;
+  for (uint64_t spins = 0;; ++spins) {
+    uint32_t s = ws->seq.load(std::memory_order_acquire);
+    if (s == seq) {
+      *first = false;
+      ws_wait_ready(ws);
+      return ws;
+    }
+    if (s == prev && ws->remaining.load(std::memory_order_acquire) == 0 &&
+        ws->seq.compare_exchange_strong(s, seq, std::memory_order_acq_rel)) {
+      ws->remaining.store(team->nthreads, std::memory_order_relaxed);
+      *first = true;
+      return ws;
+    }
+    // A thread is kWorkShareRing nowait constructs ahead of a slow one.
+    if (spins > 1000) sched_yield_portable();
+    else cpu_relax();
+  }
+}
+
+void ws_publish(WorkShare* ws) {
+  ws->ready.store(ws->seq.load(std::memory_order_relaxed), std::memory_order_release);
+}
+
+void ws_wait_ready(WorkShare* ws) {
+  uint32_t want = ws->seq.load(std::memory_order_relaxed);
+  for (uint64_t spins = 0; ws->ready.load(std::memory_order_acquire) != want; ++spins) {
+    if (spins > 1000) sched_yield_portable();
+    else cpu_relax();
+  }
+}
+
+void ws_leave(Thread*, WorkShare* ws) { ws->remaining.fetch_sub(1, std::memory_order_acq_rel); }
+
+}  // namespace kite
