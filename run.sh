@@ -1,0 +1,24 @@
+#!/bin/sh
+# The two front doors:  ./run.sh demo   and   ./run.sh test
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+build=${KITE_BUILD_DIR:-$here/build}
+export KITE_BUILD_DIR="$build"
+
+case "${1:-}" in
+  demo)
+    "$here/scripts/setup.sh"
+    echo "== the bundled example, built with gcc -fopenmp against the system libgomp,"
+    echo "== run on Kite through LD_LIBRARY_PATH=$build/gomp:"
+    LD_LIBRARY_PATH="$build/gomp" "$build/examples/kite-demo"
+    ;;
+  test)
+    "$here/scripts/setup.sh"
+    cd "$build"
+    ctest -j"$(nproc)" --output-on-failure --timeout 300
+    ;;
+  *)
+    echo "usage: ./run.sh demo | test" >&2
+    exit 2
+    ;;
+esac
