@@ -1,0 +1,23 @@
+// libgomp ABI: critical and atomic regions (GOMP_critical*, GOMP_atomic*).
+#include "abi/gomp/gomp.h"
+#include "core/lock.h"
+
+using namespace kite;
+
+extern "C" {
+
+KITE_EXPORT void GOMP_critical_start(void) { critical_enter(); }
+
+KITE_EXPORT void GOMP_critical_end(void) { critical_exit(); }
+
+// gcc passes the address of .gomp_critical_user_<name>, a zeroed pointer-sized
+// common symbol shared by every object that names the same critical.
+KITE_EXPORT void GOMP_critical_name_start(void** pptr) { critical_name_enter(pptr); }
+
+KITE_EXPORT void GOMP_critical_name_end(void** pptr) { critical_name_exit(pptr); }
+
+KITE_EXPORT void GOMP_atomic_start(void) { atomic_enter(); }
+
+KITE_EXPORT void GOMP_atomic_end(void) { atomic_exit(); }
+
+}  // extern "C"

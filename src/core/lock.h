@@ -1,0 +1,97 @@
+// The one lock representation of the runtime: a 32-bit word that holds the
+// owner's id (0 when free) and a "someone may sleep" bit. OpenMP locks, named
+// and unnamed critical sections and the atomic fallback all use it in place,
+// so nothing is allocated to create, take or release a lock.
+//
+// Why an owner id rather than a plain 0/1: it costs nothing on the fast path
+// (the id is stored by the same compare-and-swap), lets a nest lock know its
+// owner without more storage, and turns self-deadlock and unlock-by-stranger
+// into a clear message instead of a hang or silent corruption.
+//
+// Layout constraints (both compilers call the same omp_*_lock symbols):
+//   simple lock: 4 bytes (gcc omp_lock_t is 4 bytes, clang's is 8)
+//   nest lock:   8 bytes (gcc omp_nest_lock_t is 16, clang's and gfortran's 8)
+#pragma once
+
+#include "team.h"
+
+namespace kite {
+
+using LockWord = std::atomic<uint32_t>;
+
+constexpr uint32_t kLockWaiters = 0x80000000u;  // a thread may sleep on the word
+constexpr uint32_t kLockOwnerMask = ~kLockWaiters;
+
+// A nest lock: the lock word plus the nesting depth, touched only by the
+// owner while it holds the word.
+struct NestLock {
+  LockWord word;
+  uint32_t depth;
+};
+static_assert(sizeof(NestLock) == 8, "nest lock must fit clang's pointer-sized omp_nest_lock_t");
+static_assert(sizeof(LockWord) == 4, "simple lock must fit gcc's 4-byte omp_lock_t");
+
+// Id stored in a held lock word: the calling thread's gtid + 1. Ownership is
+// per thread: tied tasks never migrate, so a task's thread names it.
+inline uint32_t lock_owner_id() {
+  return static_cast<uint32_t>(self()->gtid + 1) & kLockOwnerMask;
+}
+
+// Slow paths (lock.cpp): spin briefly, then sleep on the word.
+void lock_acquire_contended(LockWord* w, uint32_t me, const char* what);
+void lock_release_contended(LockWord* w, uint32_t me, const char* what);
+
+// `what` names the construct in diagnostics ("omp_set_lock", "critical"...).
+inline void lock_acquire(LockWord* w, uint32_t me, const char* what) {
+  uint32_t expected = 0;
+  if (KITE_LIKELY(w->compare_exchange_strong(expected, me, std::memory_order_acquire,
+                                             std::memory_order_relaxed)))
+    return;
+  lock_acquire_contended(w, me, what);
+}
+
+inline bool lock_try_acquire(LockWord* w, uint32_t me) {
+  uint32_t expected = 0;
+  return w->compare_exchange_strong(expected, me, std::memory_order_acquire,
+                                    std::memory_order_relaxed);
+}
+
+// Only the owner may release; a word with the waiters bit, or one held by
+// somebody else, takes the slow path.
+inline void lock_release(LockWord* w, uint32_t me, const char* what) {
+  uint32_t expected = me;
+  if (KITE_LIKELY(w->compare_exchange_strong(expected, 0, std::memory_order_release,
+                                             std::memory_order_relaxed)))
+    return;
+  lock_release_contended(w, me, what);
+}
+
+// --- OpenMP lock semantics, shared by every ABI ------------------------------
+
+void lock_init(LockWord* w);
+void lock_destroy(LockWord* w, const char* what);
+void lock_set(LockWord* w);
+void lock_unset(LockWord* w);
+bool lock_test(LockWord* w);
+
+void nest_lock_init(NestLock* l);
+void nest_lock_destroy(NestLock* l);
+void nest_lock_set(NestLock* l);
+void nest_lock_unset(NestLock* l);
+// New nesting depth, or 0 if another owner holds the lock.
+int nest_lock_test(NestLock* l);
+
+// --- critical and atomic regions (critical.cpp) -----------------------------
+
+// Unnamed critical regions share one lock.
+void critical_enter();
+void critical_exit();
+// A named critical region's lock lives in the compiler's zero-initialized,
+// pointer-sized per-name slot.
+void critical_name_enter(void** slot);
+void critical_name_exit(void** slot);
+// Atomic constructs the compiler cannot do with one instruction.
+void atomic_enter();
+void atomic_exit();
+
+}  // namespace kite
