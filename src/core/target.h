@@ -1,0 +1,97 @@
+// Devices and device constructs. Kite drives no offload device: the host is
+// the only device, numbered omp_get_num_devices() == 0, and every target
+// region runs there ("host fallback"), each as a fresh initial task.
+#pragma once
+
+#include "team.h"
+
+namespace kite {
+
+// Device numbers from the OpenMP 5.2 API (omp_initial_device and
+// omp_invalid_device), valid wherever a device number is accepted.
+constexpr int kOmpInitialDevice = -1;
+constexpr int kOmpInvalidDevice = -4;
+
+// Values of g_icv.target_offload (target-offload-var).
+constexpr int kOffloadDefault = 0;
+constexpr int kOffloadMandatory = 1;
+constexpr int kOffloadDisabled = 2;
+
+// Number of non-host devices: always 0.
+int device_count();
+// The host's device number: device_count().
+int initial_device();
+// True when `device` names the host (its number or omp_initial_device).
+bool is_host_device(int device);
+
+// Where a device construct (target, target data, target update, ...) runs.
+// `device` is the device-clause value, or kDeviceFromIcv when the construct
+// has none (default-device-var decides), or kDeviceForceHost for if(false).
+// Returns only when the construct may run on the host; otherwise, following
+// target-offload-var, terminates the program with libgomp's exit status.
+constexpr int kDeviceFromIcv = -1000001;
+constexpr int kDeviceForceHost = -1000002;
+void select_device_for_construct(int device);
+
+// Checks the device number given to a device memory routine
+// (omp_target_alloc, omp_target_memcpy, ...). Returns true for the host,
+// false for a number that names no device (the routine then reports an
+// error); under OMP_TARGET_OFFLOAD=mandatory a bad number terminates.
+bool device_routine_on_host(int device);
+
+// Records that the program chose default-device-var itself (environment or
+// omp_set_default_device), which matters for OMP_TARGET_OFFLOAD=mandatory.
+void note_default_device_chosen();
+
+// Runs fn(data) as a target region on the host: a new initial task, outside
+// any parallel region (omp_get_level() == 0), starting its own contention
+// group whose ICVs are the device's initial values. thread_limit > 0 sets
+// its thread-limit-var.
+void target_region_on_host(void (*fn)(void*), void* data, int thread_limit);
+
+// One step of the league of a teams construct nested in a host target
+// region (the loop gcc builds around GOMP_teams4): the first call opens the
+// league, each call returns true while there is another team to run on the
+// calling thread, and the league's team number advances between calls.
+bool teams_in_target_step(unsigned num_teams_low, unsigned num_teams_high, unsigned thread_limit,
+                          bool first);
+
+// Legacy teams entry (GOMP_teams): applies the thread limit to the current
+// initial task; the league is the one team already running.
+void teams_in_target_legacy(unsigned num_teams, unsigned thread_limit);
+
+// The team number and league size of the innermost enclosing teams region
+// (0 and 1 outside any teams region), as seen from any thread of it.
+int league_team_num(const Thread* me);
+int league_size(const Thread* me);
+
+// While it lives, the calling thread runs a new initial task with the given
+// ICVs, outside every enclosing team, as the initial thread of a new
+// contention group; the thread's former state comes back at destruction.
+class InitialTaskScope {
+ public:
+  InitialTaskScope(Thread* me, const TaskIcvs& icv);
+  ~InitialTaskScope();
+  InitialTaskScope(const InitialTaskScope&) = delete;
+  InitialTaskScope& operator=(const InitialTaskScope&) = delete;
+
+ private:
+  Thread* me_;
+  Task task_;
+  // Stands for the group's initial thread in contention-group accounting
+  // (Thread::cg_busy), so that threads of the enclosing group, which may
+  // still be running, keep counting on the enclosing group's record.
+  Thread cg_;
+  Team* team_;
+  Task* task_saved_;
+  int tid_;
+  uint32_t ws_seq_;
+  WorkShare* ws_cur_;
+  long ord_lo_, ord_hi_;
+  bool ord_held_;
+  Thread* cg_root_;
+  int league_num_, league_size_;
+  int place_lo_, place_hi_;
+};
+
+}  // namespace kite

@@ -1,0 +1,33 @@
+// The host teams construct (a teams region not nested in a target region).
+//
+// The league runs on the encountering thread, one team after the other, as
+// libgomp runs it: teams never synchronize with each other, so running them
+// in sequence is a conforming schedule, and it costs no thread. Each team's
+// initial task starts its own contention group, limited by thread_limit.
+#include "target.h"
+
+namespace kite {
+
+void teams(void (*fn)(void*), void* data, int num_teams, int thread_limit) {
+  Thread* me = self();
+  if (num_teams < 0) {
+    warn("teams construct: num_teams(%d) is not positive; using the default", num_teams);
+    num_teams = 0;
+  }
+  if (thread_limit < 0) {
+    warn("teams construct: thread_limit(%d) is not positive; using the default", thread_limit);
+    thread_limit = 0;
+  }
+  int n = num_teams > 0 ? num_teams : (g_icv.nteams > 0 ? g_icv.nteams : 1);
+  int limit = thread_limit > 0 ? thread_limit : g_icv.teams_thread_limit;
+  TaskIcvs icv = me->task->icv;
+  if (limit > 0) icv.thread_limit = limit;
+  for (int i = 0; i < n; ++i) {
+    InitialTaskScope scope(me, icv);
+    me->league_num = i;
+    me->league_size = n;
+    fn(data);
+  }
+}
+
+}  // namespace kite
