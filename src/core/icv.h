@@ -55,6 +55,7 @@ struct GlobalIcvs {
   // Device / global scope.
   long stacksize;          // stacksize-var, bytes (0 = system default)
   int wait_policy;         // wait-policy-var: 0 unset, 1 active, 2 passive
+  long spin_us;            // spin budget before sleeping, us (-1 = forever)
   int cancel;              // cancel-var
   int max_task_priority;   // max-task-priority-var
   int display_affinity;    // display-affinity-var
@@ -75,6 +76,10 @@ extern GlobalIcvs g_icv;
 // Reads the environment into g_icv (once, at library load). Implemented in
 // env.cpp; warns about every bad value and keeps the default.
 void icv_init_from_environment();
+
+// Prints the OPENMP DISPLAY ENVIRONMENT block on stderr (display_env.cpp);
+// verbose adds Kite's own variables.
+void display_env(bool verbose);
 
 // Sets the ICVs of an implicit task at nesting level `level` (the new team's
 // level) from its parent task's ICVs, applying the nested-level lists.

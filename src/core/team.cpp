@@ -139,6 +139,7 @@ void run_implicit_task(Thread* me, Team* team, int tid) {
     me->place_lo = pa.lo;
     me->place_hi = pa.hi;
   }
+  affinity_on_region_start(me);
   team->fn(team->data);
 }
 
@@ -334,6 +335,7 @@ void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data) {
     me->place_lo = team->places[0].lo;
     me->place_hi = team->places[0].hi;
   }
+  affinity_on_region_start(me);
 }
 
 void parallel_end() {
