@@ -133,7 +133,7 @@ void run_implicit_task(Thread* me, Team* team, int tid) {
   me->ws_seq = 0;
   me->ws_cur = nullptr;
   me->cg_root = team->cg_root;
-  if (team->places && tid != 0) {
+  if (team->bound && tid != 0) {
     const Team::PlaceAssign& pa = team->places[tid];
     if (pa.place != me->place) places_bind_self(me, pa.place);
     me->place_lo = pa.lo;
