@@ -9,6 +9,15 @@ enum { kIters = 20000 };
 static long unnamed_count, alpha_count, beta_count, nested_count;
 static volatile int inside_alpha;
 
+/* Read-modify-write with a pause in the middle: without mutual exclusion,
+ * updates from two threads overlap and get lost even on two cores. */
+static void slow_increment(long* c) {
+  long v = *(volatile long*)c;
+  for (volatile int k = 0; k < 30; ++k) {
+  }
+  *(volatile long*)c = v + 1;
+}
+
 int main(void) {
   KITE_TEST_BEGIN();
   int nthreads = 0;
@@ -17,13 +26,13 @@ int main(void) {
     if (omp_get_thread_num() == 0) nthreads = omp_get_num_threads();
     for (int i = 0; i < kIters; ++i) {
 #pragma omp critical
-      unnamed_count++;
+      slow_increment(&unnamed_count);
 #pragma omp critical(alpha)
       {
         /* Nobody else may be inside alpha at the same time. */
         CHECK(inside_alpha == 0);
         inside_alpha = 1;
-        alpha_count++;
+        slow_increment(&alpha_count);
         if ((i & 7) == 0) {
           /* A different name nests inside: no self-deadlock. */
 #pragma omp critical(beta)
@@ -32,7 +41,7 @@ int main(void) {
         inside_alpha = 0;
       }
 #pragma omp critical(beta)
-      beta_count++;
+      slow_increment(&beta_count);
     }
   }
   CHECK_EQ_LONG(unnamed_count, (long)nthreads * kIters);

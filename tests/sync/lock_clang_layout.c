@@ -17,6 +17,15 @@ static struct {
 
 static long counter, nest_counter;
 
+/* Read-modify-write with a pause in the middle: without mutual exclusion,
+ * updates from two threads overlap and get lost even on two cores. */
+static void slow_increment(long* c) {
+  long v = *(volatile long*)c;
+  for (volatile int k = 0; k < 30; ++k) {
+  }
+  *(volatile long*)c = v + 1;
+}
+
 int main(void) {
   KITE_TEST_BEGIN();
   omp_lock_t* lock = (omp_lock_t*)&g.lock;
@@ -29,12 +38,12 @@ int main(void) {
     if (omp_get_thread_num() == 0) nthreads = omp_get_num_threads();
     for (int i = 0; i < kIters; ++i) {
       omp_set_lock(lock);
-      counter++;
+      slow_increment(&counter);
       omp_unset_lock(lock);
 
       omp_set_nest_lock(nest);
       omp_set_nest_lock(nest);
-      nest_counter++;
+      slow_increment(&nest_counter);
       omp_unset_nest_lock(nest);
       omp_unset_nest_lock(nest);
     }

@@ -17,6 +17,15 @@ static struct {
 
 static long counter;
 
+/* Read-modify-write with a pause in the middle: without mutual exclusion,
+ * updates from two threads overlap and get lost even on two cores. */
+static void slow_increment(long* c) {
+  long v = *(volatile long*)c;
+  for (volatile int k = 0; k < 30; ++k) {
+  }
+  *(volatile long*)c = v + 1;
+}
+
 int main(void) {
   KITE_TEST_BEGIN();
   CHECK(sizeof(omp_lock_t) == 4);
@@ -27,8 +36,7 @@ int main(void) {
     if (omp_get_thread_num() == 0) nthreads = omp_get_num_threads();
     for (int i = 0; i < kIters; ++i) {
       omp_set_lock(&g.lock);
-      long v = counter;
-      counter = v + 1;
+      slow_increment(&counter);
       omp_unset_lock(&g.lock);
     }
   }

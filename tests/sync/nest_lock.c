@@ -9,9 +9,18 @@ enum { kIters = 5000, kDepth = 5 };
 static omp_nest_lock_t lock;
 static long counter;
 
+/* Read-modify-write with a pause in the middle: without mutual exclusion,
+ * updates from two threads overlap and get lost even on two cores. */
+static void slow_increment(long* c) {
+  long v = *(volatile long*)c;
+  for (volatile int k = 0; k < 30; ++k) {
+  }
+  *(volatile long*)c = v + 1;
+}
+
 static void recurse(int depth) {
   omp_set_nest_lock(&lock);
-  counter++;
+  slow_increment(&counter);
   if (depth > 1) recurse(depth - 1);
   omp_unset_nest_lock(&lock);
 }

@@ -11,6 +11,15 @@
 static omp_lock_t lock;
 static long counter;
 
+/* Read-modify-write with a pause in the middle: without mutual exclusion,
+ * updates from two threads overlap and get lost even on two cores. */
+static void slow_increment(long* c) {
+  long v = *(volatile long*)c;
+  for (volatile int k = 0; k < 30; ++k) {
+  }
+  *(volatile long*)c = v + 1;
+}
+
 int main(void) {
   KITE_TEST_BEGIN();
   omp_init_lock(&lock);
@@ -46,7 +55,7 @@ int main(void) {
     if (omp_get_thread_num() == 0) nthreads = omp_get_num_threads();
     for (int i = 0; i < 2000; ++i) {
       while (!omp_test_lock(&lock)) sched_yield();
-      counter++;
+      slow_increment(&counter);
       omp_unset_lock(&lock);
     }
   }
