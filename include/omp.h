@@ -7,10 +7,11 @@
  * linked together and run on Kite or on libgomp. Lock contents are private
  * to the runtime; only their storage shape is public.
  *
- * Routines that OpenMP 5.2 defines but libgomp 12 does not export
- * (omp_init_lock_with_hint, the interop and async-memcpy routines, ...) are
- * deliberately not declared: a declaration without a definition would turn
- * a clear compile error into a confusing link error. */
+ * Routines that OpenMP 5.2 defines but neither libgomp 12 nor Kite export
+ * (the interop and async-memcpy routines, ...) are deliberately not
+ * declared: a declaration without a definition would turn a clear compile
+ * error into a confusing link error. The *_with_hint lock initializers are
+ * declared (as in gcc's omp.h): libgomp 12 lacks them, Kite provides them. */
 #ifndef _OMP_H
 #define _OMP_H 1
 
@@ -213,6 +214,8 @@ extern void omp_set_lock(omp_lock_t*) __KITE_OMP_NOTHROW;
 extern void omp_unset_lock(omp_lock_t*) __KITE_OMP_NOTHROW;
 extern int omp_test_lock(omp_lock_t*) __KITE_OMP_NOTHROW;
 extern void omp_init_nest_lock(omp_nest_lock_t*) __KITE_OMP_NOTHROW;
+extern void omp_init_lock_with_hint(omp_lock_t*, omp_sync_hint_t) __KITE_OMP_NOTHROW;
+extern void omp_init_nest_lock_with_hint(omp_nest_lock_t*, omp_sync_hint_t) __KITE_OMP_NOTHROW;
 extern void omp_destroy_nest_lock(omp_nest_lock_t*) __KITE_OMP_NOTHROW;
 extern void omp_set_nest_lock(omp_nest_lock_t*) __KITE_OMP_NOTHROW;
 extern void omp_unset_nest_lock(omp_nest_lock_t*) __KITE_OMP_NOTHROW;

@@ -1,0 +1,64 @@
+// Fortran entry points for the lock routines (C side: lock_api.cpp).
+//
+// The lock lives directly in the Fortran variable, as in C: INTEGER(4) for a
+// simple lock, INTEGER(8) for a nest lock (Kite's nest lock needs 8 bytes,
+// not the 16 of gcc's C omp_nest_lock_t, so no indirection is needed).
+//
+// libgomp exports each Fortran lock routine twice: at OMP_3.0 (default) and
+// at OMP_1.0 for programs linked against the OpenMP 2.5 era library. The
+// storage sizes were the same then and Kite's locks behave the same for
+// both, so the OMP_1.0 names are aliases of the same code.
+#include <omp.h>
+
+#include "api/fortran_args.h"
+#include "core/lock.h"
+
+static_assert(sizeof(kite::LockWord) <= 4 && alignof(kite::LockWord) <= 4,
+              "a simple lock must fit Fortran INTEGER(omp_lock_kind=4)");
+static_assert(sizeof(kite::NestLock) <= 8 && alignof(kite::NestLock) <= 8,
+              "a nest lock must fit Fortran INTEGER(omp_nest_lock_kind=8)");
+
+using namespace kite::fortran;
+
+namespace {
+inline omp_lock_t* simple(int32_t* v) { return reinterpret_cast<omp_lock_t*>(v); }
+inline omp_nest_lock_t* nest(int64_t* v) { return reinterpret_cast<omp_nest_lock_t*>(v); }
+}  // namespace
+
+extern "C" {
+
+KITE_EXPORT void omp_init_lock_(int32_t* lock) { omp_init_lock(simple(lock)); }
+KITE_EXPORT void omp_destroy_lock_(int32_t* lock) { omp_destroy_lock(simple(lock)); }
+KITE_EXPORT void omp_set_lock_(int32_t* lock) { omp_set_lock(simple(lock)); }
+KITE_EXPORT void omp_unset_lock_(int32_t* lock) { omp_unset_lock(simple(lock)); }
+KITE_EXPORT int32_t omp_test_lock_(int32_t* lock) {
+  return c_to_logical(omp_test_lock(simple(lock)));
+}
+
+KITE_EXPORT void omp_init_nest_lock_(int64_t* lock) { omp_init_nest_lock(nest(lock)); }
+KITE_EXPORT void omp_destroy_nest_lock_(int64_t* lock) { omp_destroy_nest_lock(nest(lock)); }
+KITE_EXPORT void omp_set_nest_lock_(int64_t* lock) { omp_set_nest_lock(nest(lock)); }
+KITE_EXPORT void omp_unset_nest_lock_(int64_t* lock) { omp_unset_nest_lock(nest(lock)); }
+// Returns the new nesting depth (INTEGER, not LOGICAL), 0 when not acquired.
+KITE_EXPORT int32_t omp_test_nest_lock_(int64_t* lock) { return omp_test_nest_lock(nest(lock)); }
+
+}  // extern "C"
+
+// The OMP_1.0 names. Each is its own small function rather than an alias:
+// GNU ld drops the default-version name when an alias of it carries an
+// explicit version. A version-script "local:" pattern in the OMP_1.0 node
+// would make these local (unexported), so the map must not have one there.
+#define KITE_FORTRAN_OMP10(ret, fn, arg)                                  \
+  extern "C" KITE_EXPORT ret fortran_omp10_##fn(arg lock) { return fn(lock); } \
+  __asm__(".symver fortran_omp10_" #fn "," #fn "@OMP_1.0")
+
+KITE_FORTRAN_OMP10(void, omp_init_lock_, int32_t*);
+KITE_FORTRAN_OMP10(void, omp_destroy_lock_, int32_t*);
+KITE_FORTRAN_OMP10(void, omp_set_lock_, int32_t*);
+KITE_FORTRAN_OMP10(void, omp_unset_lock_, int32_t*);
+KITE_FORTRAN_OMP10(int32_t, omp_test_lock_, int32_t*);
+KITE_FORTRAN_OMP10(void, omp_init_nest_lock_, int64_t*);
+KITE_FORTRAN_OMP10(void, omp_destroy_nest_lock_, int64_t*);
+KITE_FORTRAN_OMP10(void, omp_set_nest_lock_, int64_t*);
+KITE_FORTRAN_OMP10(void, omp_unset_nest_lock_, int64_t*);
+KITE_FORTRAN_OMP10(int32_t, omp_test_nest_lock_, int64_t*);
