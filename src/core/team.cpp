@@ -345,6 +345,13 @@ void parallel_end() {
   team_barrier(me);
   // Every worker bumps `done` as its last touch of the team.
   wait_until(team->done, [&] { return int(team->done.load()) == n - 1; });
+  // Only a cancelled region gets here with tasks left (its barriers were
+  // abandoned): the workers are gone, so the primary finishes them.
+  if (KITE_UNLIKELY(team->task_pending.load(std::memory_order_acquire) != 0))
+    task_wait_all_team_tasks(me, team);
+  for (int i = 0; i < n; ++i)
+    if (KITE_UNLIKELY(team->implicit[i].rt.taskgroup != nullptr)) task_implicit_end(&team->implicit[i]);
+  team->ws_cancelled.store(0, std::memory_order_relaxed);
   if (n > 1) team->cg_root->cg_busy.fetch_sub(n - 1, std::memory_order_relaxed);
   const Team::Saved& s = team->saved;
   me->team = s.team;
@@ -370,18 +377,61 @@ void parallel(const ForkSpec& spec, void (*fn)(void*), void* data) {
   parallel_end();
 }
 
+// A barrier is a task scheduling point: threads that wait run the team's
+// tasks, and the barrier completes only when every thread arrived and every
+// task of the team is complete. Waiters sleep on task_events, which the
+// release bumps along with the epoch.
+namespace {
+
+struct BarrierWait {
+  Team* team;
+  uint32_t epoch;
+};
+
+bool barrier_passed(void* c) {
+  BarrierWait* w = static_cast<BarrierWait*>(c);
+  return w->team->barrier.epoch.load() != w->epoch ||
+         w->team->cancelled.load(std::memory_order_acquire) != 0;
+}
+
+void barrier_with_tasks(Thread* me, Team* team) {
+  Barrier& b = team->barrier;
+  BarrierWait w{team, b.current_epoch()};
+  if (b.arrive()) {
+    if (team->task_pending.load(std::memory_order_acquire) != 0)
+      task_wait_all_team_tasks(me, team);
+    // The construct a cancelled loop/sections belonged to ends here.
+    team->ws_cancelled.store(0, std::memory_order_relaxed);
+    b.release();
+    task_notify(team);
+    return;
+  }
+  task_wait_until(me, team, barrier_passed, &w);
+}
+
+}  // namespace
+
 void team_barrier(Thread* me) {
   Team* team = me->team;
-  if (!team || team->nthreads == 1) return;
+  if (!team) return;
+  if (team->nthreads == 1) {
+    if (team->task_pending.load(std::memory_order_acquire) != 0)
+      task_wait_all_team_tasks(me, team);
+    team->ws_cancelled.store(0, std::memory_order_relaxed);
+    return;
+  }
   if (team->cancelled.load(std::memory_order_acquire)) return;
-  team->barrier.wait(&team->cancelled);
+  barrier_with_tasks(me, team);
 }
 
 bool team_barrier_cancellable(Thread* me) {
   Team* team = me->team;
   if (!team) return false;
   if (team->cancelled.load(std::memory_order_acquire)) return true;
-  if (team->nthreads > 1) team->barrier.wait(&team->cancelled);
+  if (team->nthreads > 1)
+    barrier_with_tasks(me, team);
+  else
+    team_barrier(me);
   return team->cancelled.load(std::memory_order_acquire) != 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "barrier.h"
 #include "icv.h"
+#include "task.h"
 #include "wait.h"
 #include "workshare.h"
 
@@ -25,6 +26,7 @@ struct Task {
   uint8_t kind;
   bool final;   // inside a final task (omp_in_final)
   int pending_children;  // explicit children not yet complete (taskwait)
+  TaskRuntime rt;        // explicit tasking state (task.h)
 };
 
 // A team: the threads executing one parallel region.
@@ -66,6 +68,14 @@ struct Team {
     int place_lo, place_hi;
   } saved;
   Team* free_next;       // link in the spare-team list
+
+  // Tasking (task.h). The barrier's no-task fast path is one load of
+  // task_pending; task_events is the word threads sleep on at task
+  // scheduling points.
+  alignas(kCacheLine) std::atomic<long> task_pending;  // explicit tasks not complete
+  alignas(kCacheLine) Futex task_events;
+  std::atomic<TeamTasks*> tasks;  // ready queues, created on first task
+  std::atomic<int> ws_cancelled;  // a loop/sections construct was cancelled
 };
 
 // Per-thread record, reachable from initial-exec TLS (see self()).
@@ -97,6 +107,7 @@ struct alignas(kCacheLine) Thread {
   Thread* cg_root;
   // Host teams construct: the league this thread's initial task belongs to.
   int league_num, league_size;
+  TaskCache* task_cache;  // free lists for task descriptors (task.cpp)
 };
 
 extern __thread Thread* tls_self __attribute__((tls_model("initial-exec")));

@@ -1,0 +1,51 @@
+// libgomp ABI: explicit tasks, taskwait, taskyield, taskgroup.
+#include "abi/gomp/gomp.h"
+
+using namespace kite;
+
+namespace {
+
+// GOMP_task / GOMP_taskloop flags (gcc's gomp-constants.h).
+enum : unsigned {
+  kFlagUntied = 1u << 0,
+  kFlagFinal = 1u << 1,
+  kFlagMergeable = 1u << 2,
+  kFlagDepend = 1u << 3,
+  kFlagPriority = 1u << 4,
+  kFlagDetach = 1u << 13,
+};
+
+}  // namespace
+
+extern "C" {
+
+KITE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
+                           long arg_size, long arg_align, bool if_clause, unsigned flags,
+                           void** depend, int priority, void* detach) {
+  TaskSpec s;
+  s.fn = fn;
+  s.data = data;
+  s.cpyfn = cpyfn;
+  s.arg_size = arg_size;
+  s.arg_align = arg_align;
+  s.if_clause = if_clause;
+  s.final = (flags & kFlagFinal) != 0;
+  s.untied = (flags & kFlagUntied) != 0;
+  s.mergeable = (flags & kFlagMergeable) != 0;
+  s.priority = (flags & kFlagPriority) ? priority : 0;
+  s.depend = (flags & kFlagDepend) ? depend : nullptr;
+  s.detach = (flags & kFlagDetach) ? static_cast<void**>(detach) : nullptr;
+  task_spawn(self(), s);
+}
+
+KITE_EXPORT void GOMP_taskwait(void) { taskwait(self()); }
+
+KITE_EXPORT void GOMP_taskwait_depend(void** depend) { taskwait_depend(self(), depend); }
+
+KITE_EXPORT void GOMP_taskyield(void) { taskyield(self()); }
+
+KITE_EXPORT void GOMP_taskgroup_start(void) { taskgroup_start(self()); }
+
+KITE_EXPORT void GOMP_taskgroup_end(void) { taskgroup_end(self()); }
+
+}  // extern "C"

@@ -1,0 +1,53 @@
+// Cancellation (cancel-var, OMP_CANCELLATION): the cancel construct sets a
+// flag that cancellation points, barriers and task starts observe.
+//   parallel      Team::cancelled; barrier waiters are woken and leave.
+//   for/sections  Team::ws_cancelled, cleared by the barrier that ends the
+//                 construct.
+//   taskgroup     the innermost taskgroup of the encountering task; its
+//                 tasks that have not started are discarded.
+#include "team.h"
+
+namespace kite {
+
+bool cancellation_enabled() { return g_icv.cancel != 0; }
+
+bool cancel_activate(Thread* me, int which) {
+  if (!g_icv.cancel) return false;
+  Team* team = me->team;
+  if (which & (kCancelLoop | kCancelSections)) {
+    // Orphaned (no team): only the encountering thread leaves the construct.
+    if (team) team->ws_cancelled.store(1, std::memory_order_release);
+    return true;
+  }
+  if (which & kCancelTaskgroup) {
+    Taskgroup* tg = me->task ? me->task->rt.taskgroup : nullptr;
+    if (tg) {
+      if (tg->workshare && tg->prev) tg = tg->prev;
+      tg->cancelled.store(1, std::memory_order_release);
+    }
+    return true;
+  }
+  if (which & kCancelParallel) {
+    if (team) {
+      team->cancelled.store(1, std::memory_order_release);
+      task_wake_team(team);
+    }
+    return true;
+  }
+  warn("cancel: unknown construct kind %d; nothing cancelled", which);
+  return false;
+}
+
+bool cancellation_point(Thread* me, int which) {
+  if (!g_icv.cancel) return false;
+  Team* team = me->team;
+  if (which & (kCancelLoop | kCancelSections))
+    return team && team->ws_cancelled.load(std::memory_order_acquire) != 0;
+  if (which & kCancelTaskgroup) {
+    if (me->task && taskgroup_is_cancelled(me->task->rt.taskgroup)) return true;
+    // Cancelling the parallel region cancels its explicit tasks too.
+  }
+  return team && team->cancelled.load(std::memory_order_acquire) != 0;
+}
+
+}  // namespace kite

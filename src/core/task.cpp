@@ -1,0 +1,511 @@
+// Explicit tasks: creation, execution, completion, and the waiting that
+// happens at task scheduling points (see task.h for the life cycle).
+//
+// Counting: a deferred task adds one to its parent's `children` (taskwait),
+// its taskgroup's `pending`, and its team's `task_pending` (barriers), and
+// removes them when it completes. A task holds a reference on its parent
+// until it is freed, so that the parent chain of any live task is live: the
+// tied-task constraint walks it, and completion writes into the parent.
+#include "task.h"
+
+#include <climits>
+#include <string.h>
+
+#include "depend.h"
+#include "task_queue.h"
+#include "team.h"
+
+namespace kite {
+
+// --- descriptor pool -----------------------------------------------------------
+//
+// Blocks come in a few size classes and are kept on per-thread free lists.
+// A block freed by another thread goes back to its owner through a
+// lock-free stack the owner empties when its own list runs dry, so a
+// producer/consumer pair reaches a steady state with no malloc.
+
+namespace {
+
+constexpr int kPoolClasses = 5;
+constexpr size_t kPoolSize[kPoolClasses] = {128, 512, 1024, 2048, 4096};
+
+struct alignas(16) PoolHeader {
+  TaskCache* owner;  // null for a plain malloc block
+  int cls;
+};
+
+struct PoolLink {
+  PoolLink* next;
+};
+
+}  // namespace
+
+struct TaskCache {
+  PoolLink* local[kPoolClasses];
+  alignas(kCacheLine) std::atomic<PoolLink*> remote[kPoolClasses];
+};
+
+namespace {
+
+TaskCache* cache_of(Thread* me) {
+  TaskCache* c = me->task_cache;
+  if (KITE_UNLIKELY(!c)) {
+    c = static_cast<TaskCache*>(xaligned_alloc(kCacheLine, sizeof(TaskCache)));
+    memset(static_cast<void*>(c), 0, sizeof(TaskCache));
+    me->task_cache = c;
+  }
+  return c;
+}
+
+}  // namespace
+
+void* task_pool_alloc(Thread* me, size_t bytes) {
+  size_t need = bytes + sizeof(PoolHeader);
+  int cls = 0;
+  while (cls < kPoolClasses && kPoolSize[cls] < need) ++cls;
+  PoolHeader* h;
+  if (KITE_UNLIKELY(cls == kPoolClasses)) {
+    h = static_cast<PoolHeader*>(xaligned_alloc(kCacheLine, need));
+    h->owner = nullptr;
+    h->cls = -1;
+    return h + 1;
+  }
+  TaskCache* c = cache_of(me);
+  PoolLink* b = c->local[cls];
+  if (!b) b = c->remote[cls].exchange(nullptr, std::memory_order_acquire);
+  if (b) {
+    c->local[cls] = b->next;
+    h = reinterpret_cast<PoolHeader*>(b);
+  } else {
+    h = static_cast<PoolHeader*>(xaligned_alloc(kCacheLine, kPoolSize[cls]));
+  }
+  h->owner = c;
+  h->cls = cls;
+  return h + 1;
+}
+
+void task_pool_free(Thread* me, void* p) {
+  PoolHeader* h = static_cast<PoolHeader*>(p) - 1;
+  if (h->cls < 0) {
+    xfree(h);
+    return;
+  }
+  TaskCache* owner = h->owner;
+  int cls = h->cls;
+  PoolLink* b = reinterpret_cast<PoolLink*>(h);
+  if (me && me->task_cache == owner) {
+    b->next = owner->local[cls];
+    owner->local[cls] = b;
+    return;
+  }
+  PoolLink* head = owner->remote[cls].load(std::memory_order_relaxed);
+  do {
+    b->next = head;
+  } while (!owner->remote[cls].compare_exchange_weak(head, b, std::memory_order_release,
+                                                      std::memory_order_relaxed));
+}
+
+// --- waking and waiting ------------------------------------------------------
+
+void task_notify(Team* team) {
+  // Pairs with the fence in task_wait_until: either the sleeper sees our
+  // change, or we see it registered as a sleeper.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  Futex& f = team->task_events;
+  if (f.sleepers.load(std::memory_order_relaxed) != 0) {
+    f.value.fetch_add(1, std::memory_order_release);
+    futex_wake(&f.value, INT_MAX);
+  }
+}
+
+void task_wake_team(Team* team) {
+  team->barrier.epoch.wake_all();
+  task_notify(team);
+}
+
+bool task_is_descendant(const Task* t, const Task* ancestor) {
+  int d = ancestor->rt.depth;
+  while (t && t->rt.depth > d) t = t->parent;
+  return t == ancestor;
+}
+
+namespace {
+
+// The tied-task scheduling constraint: while an explicit task waits on this
+// thread, only its descendants may run here.
+inline Task* constraint_of(Thread* me) {
+  Task* cur = me->task;
+  return (cur && cur->kind == kTaskExplicit) ? cur : nullptr;
+}
+
+Task* find_task(Thread* me, Team* team, Task* ancestor) {
+  if (team->task_pending.load(std::memory_order_relaxed) == 0) return nullptr;
+  TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
+  if (!tt) return nullptr;
+  if (tt->prio_count.load(std::memory_order_relaxed) > 0) {
+    if (Task* t = prio_pop(tt, ancestor)) return t;
+  }
+  auto allowed = [ancestor](Task* c) { return !ancestor || task_is_descendant(c, ancestor); };
+  int n = team->nthreads;
+  int me_tid = me->team == team ? me->tid : 0;
+  if (me->team == team) {
+    if (Task* t = tt->deques[me_tid].pop(allowed)) return t;
+  }
+  for (int i = 1; i <= n; ++i) {
+    int v = me_tid + i;
+    if (v >= n) v -= n;
+    if (v == me_tid && me->team == team) continue;
+    if (Task* t = tt->deques[v].steal(allowed)) return t;
+  }
+  return nullptr;
+}
+
+bool work_visible(Team* team) {
+  if (team->task_pending.load(std::memory_order_relaxed) == 0) return false;
+  TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
+  if (!tt) return false;
+  if (tt->prio_count.load(std::memory_order_relaxed) > 0) return true;
+  for (int i = 0; i < team->nthreads; ++i)
+    if (tt->deques[i].size() > 0) return true;
+  return false;
+}
+
+void execute(Thread* me, Task* t);
+
+}  // namespace
+
+// Runs ready tasks of the caller's team (within the tied-task constraint)
+// until done(ctx) holds; sleeps on the team's task_events word when there is
+// nothing to run.
+void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
+  if (!team) {
+    // No team: every task ran inline; only a detach event (fulfilled by
+    // another thread) can still be outstanding.
+    while (!done(ctx)) sched_yield_portable();
+    return;
+  }
+  Task* ancestor = constraint_of(me);
+  const uint64_t spin_limit = g_spin.spin_iterations;
+  uint64_t idle = 0;
+  for (;;) {
+    if (done(ctx)) return;
+    if (Task* t = find_task(me, team, ancestor)) {
+      execute(me, t);
+      idle = 0;
+      continue;
+    }
+    if (idle++ < spin_limit) {
+      if (g_spin.yield_while_spinning)
+        sched_yield_portable();
+      else
+        cpu_relax();
+      continue;
+    }
+    Futex& f = team->task_events;
+    f.sleepers.fetch_add(1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    uint32_t v = f.value.load(std::memory_order_acquire);
+    if (!done(ctx)) {
+      if (!work_visible(team))
+        futex_wait(&f.value, v);
+      else if (ancestor)
+        sched_yield_portable();  // work exists, but not ours to run
+    }
+    f.sleepers.fetch_sub(1, std::memory_order_relaxed);
+    idle = 0;
+  }
+}
+
+bool task_run_one(Thread* me, bool any_task) {
+  Team* team = me->team;
+  if (!team) return false;
+  Task* t = find_task(me, team, any_task ? nullptr : constraint_of(me));
+  if (!t) return false;
+  execute(me, t);
+  return true;
+}
+
+void task_wait_all_team_tasks(Thread* me, Team* team) {
+  task_wait_until(
+      me, team,
+      [](void* c) {
+        return static_cast<Team*>(c)->task_pending.load(std::memory_order_acquire) == 0;
+      },
+      team);
+}
+
+// --- life cycle ------------------------------------------------------------
+
+namespace {
+
+// Drops one reference; frees the task, and then parents whose last
+// reference that was.
+void release_ref(Thread* me, Task* t) {
+  for (;;) {
+    // A lone reference is ours: nobody else can add one to a finished task.
+    if (t->rt.refs.load(std::memory_order_acquire) != 1 &&
+        t->rt.refs.fetch_sub(1, std::memory_order_acq_rel) != 1)
+      return;
+    Task* parent = t->parent;
+    if (t->rt.deps) depend_table_free(me, t->rt.deps);
+    task_pool_free(me, t);
+    if (!parent || parent->kind != kTaskExplicit) return;
+    t = parent;
+  }
+}
+
+void complete(Thread* me, Task* t) {
+  Team* team = t->team;
+  Task* parent = t->parent;
+  const bool deferred = !(t->rt.flags & kTaskUndeferred);
+  if (t->rt.nrecords) depend_release(me, t);
+  if (deferred) {
+    Taskgroup* tg = t->rt.taskgroup;
+    bool wake = false;
+    if (tg && tg->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) wake = true;
+    if (parent->rt.children.fetch_sub(1, std::memory_order_acq_rel) == 1) wake = true;
+    release_ref(me, t);
+    if (team->task_pending.fetch_sub(1, std::memory_order_acq_rel) == 1) wake = true;
+    if (wake) task_notify(team);
+  } else {
+    release_ref(me, t);
+  }
+}
+
+bool start_cancelled(const Task* t) {
+  if (KITE_LIKELY(!g_icv.cancel)) return false;
+  Team* team = t->team;
+  return (team && team->cancelled.load(std::memory_order_acquire)) ||
+         taskgroup_is_cancelled(t->rt.taskgroup);
+}
+
+void execute(Thread* me, Task* t) {
+  Task* prev = me->task;
+  if (!start_cancelled(t)) {
+    me->task = t;
+    t->rt.fn(t->rt.arg);
+    me->task = prev;
+  }
+  // A detached task completes when both its body and its event are done.
+  if ((t->rt.flags & kTaskDetached) &&
+      t->rt.detach.fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
+  complete(me, t);
+}
+
+inline bool team_is_cancelled(Team* team) {
+  return g_icv.cancel && team && team->cancelled.load(std::memory_order_acquire);
+}
+
+}  // namespace
+
+// A task whose predecessors all completed.
+void task_make_ready(Thread* me, Task* t) {
+  Team* team = t->team;
+  if (t->rt.flags & kTaskUndeferred) {
+    task_notify(team);  // its creator waits for it inline
+    return;
+  }
+  TeamTasks* tt = team_tasks(team);
+  if (t->rt.priority > 0 || me->team != team) {
+    prio_push(tt, t);
+  } else {
+    tt->deques[me->tid].push(t);
+  }
+  task_notify(team);
+}
+
+Task* task_prepare(Thread* me, const TaskSpec& spec, void** argp) {
+  Task* parent = me->task;
+  Team* team = me->team;
+  size_t nrec = spec.depend ? depend_count(spec.depend) : 0;
+  size_t align = spec.arg_align > 0 ? static_cast<size_t>(spec.arg_align) : 1;
+  size_t arg_size = spec.arg_size > 0 ? static_cast<size_t>(spec.arg_size) : 0;
+  size_t head = sizeof(Task) + nrec * sizeof(DepRecord);
+  char* block = static_cast<char*>(task_pool_alloc(me, head + arg_size + align - 1));
+  Task* t = reinterpret_cast<Task*>(block);
+  memset(static_cast<void*>(t), 0, sizeof(Task));
+  uintptr_t a = reinterpret_cast<uintptr_t>(block + head);
+  a = (a + align - 1) & ~(uintptr_t)(align - 1);
+  void* arg = reinterpret_cast<void*>(a);
+
+  t->icv = parent->icv;
+  t->parent = parent;
+  t->team = team;
+  t->kind = kTaskExplicit;
+  t->final = spec.final || parent->final;
+  t->rt.refs.store(1, std::memory_order_relaxed);
+  t->rt.depth = parent->rt.depth + 1;
+  int prio = spec.priority;
+  if (prio > g_icv.max_task_priority) prio = g_icv.max_task_priority;
+  t->rt.priority = prio > 0 ? prio : 0;
+  t->rt.taskgroup = parent->rt.taskgroup;
+  t->rt.fn = spec.fn;
+  t->rt.arg = arg;
+  t->rt.flags = static_cast<uint8_t>((spec.untied ? kTaskUntied : 0) |
+                                     (spec.mergeable ? kTaskMergeable : 0));
+  if (nrec) {
+    t->rt.records = reinterpret_cast<DepRecord*>(block + sizeof(Task));
+    t->rt.nrecords = static_cast<int>(nrec);
+    depend_decode(spec.depend, t->rt.records, nrec);
+  }
+  if (spec.detach) {
+    t->rt.flags |= kTaskDetached;
+    t->rt.detach.store(2, std::memory_order_relaxed);
+    *spec.detach = t;
+    // gcc keeps the event handle first in the task's data block.
+    if (spec.data) *static_cast<void**>(spec.data) = t;
+  }
+  if (spec.cpyfn) {
+    // Copy constructors run as part of the new task.
+    me->task = t;
+    spec.cpyfn(arg, spec.data);
+    me->task = parent;
+  } else if (arg_size) {
+    memcpy(arg, spec.data, arg_size);
+  }
+  *argp = arg;
+  return t;
+}
+
+void task_submit(Thread* me, Task* t) {
+  Task* parent = t->parent;
+  Team* team = t->team;
+  parent->rt.children.fetch_add(1, std::memory_order_relaxed);
+  if (parent->kind == kTaskExplicit) parent->rt.refs.fetch_add(1, std::memory_order_relaxed);
+  if (Taskgroup* tg = t->rt.taskgroup) tg->pending.fetch_add(1, std::memory_order_relaxed);
+  team->task_pending.fetch_add(1, std::memory_order_acq_rel);
+  if (t->rt.nrecords) {
+    t->rt.npred.store(1, std::memory_order_relaxed);
+    depend_register(me, parent, t);
+    if (t->rt.npred.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  }
+  task_make_ready(me, t);
+}
+
+// Undeferred execution: the creator runs the task now, after its
+// predecessors (if any) completed, and waits for its detach event.
+void task_run_now(Thread* me, Task* t) {
+  Team* team = t->team;
+  Task* parent = t->parent;
+  t->rt.flags |= kTaskUndeferred;
+  if (parent->kind == kTaskExplicit) parent->rt.refs.fetch_add(1, std::memory_order_relaxed);
+  if (t->rt.nrecords && team) {
+    t->rt.npred.store(1, std::memory_order_relaxed);
+    depend_register(me, parent, t);
+    if (t->rt.npred.fetch_sub(1, std::memory_order_acq_rel) != 1) {
+      task_wait_until(
+          me, team,
+          [](void* c) {
+            return static_cast<Task*>(c)->rt.npred.load(std::memory_order_acquire) == 0;
+          },
+          t);
+    }
+  } else {
+    t->rt.nrecords = 0;
+  }
+  me->task = t;
+  t->rt.fn(t->rt.arg);
+  me->task = parent;
+  if ((t->rt.flags & kTaskDetached) &&
+      t->rt.detach.fetch_sub(1, std::memory_order_acq_rel) != 1) {
+    task_wait_until(
+        me, team,
+        [](void* c) {
+          return static_cast<Task*>(c)->rt.detach.load(std::memory_order_acquire) == 0;
+        },
+        t);
+  }
+  complete(me, t);
+}
+
+namespace {
+
+// A producer whose deque is this long runs new tasks itself: the queue
+// already holds enough parallelism, and memory stays bounded.
+constexpr long kThrottleDepth = 1024;
+
+bool must_run_now(Thread* me, const TaskSpec& spec) {
+  Team* team = me->team;
+  if (!spec.if_clause || !team || me->task->final) return true;
+  if (spec.depend || spec.detach) return false;  // inline would risk waiting on ourselves
+  TeamTasks* tt = team->tasks.load(std::memory_order_relaxed);
+  return tt && tt->deques[me->tid].size() >= kThrottleDepth;
+}
+
+}  // namespace
+
+void task_spawn(Thread* me, const TaskSpec& spec) {
+  Team* team = me->team;
+  if (KITE_UNLIKELY(g_icv.cancel) && team &&
+      (team_is_cancelled(team) || taskgroup_is_cancelled(me->task->rt.taskgroup)))
+    return;
+  void* arg;
+  bool now = must_run_now(me, spec);
+  Task* t = task_prepare(me, spec, &arg);
+  if (now)
+    task_run_now(me, t);
+  else
+    task_submit(me, t);
+}
+
+void taskwait(Thread* me) {
+  Task* cur = me->task;
+  if (!cur || cur->rt.children.load(std::memory_order_acquire) == 0) return;
+  task_wait_until(
+      me, me->team,
+      [](void* c) {
+        return static_cast<Task*>(c)->rt.children.load(std::memory_order_acquire) == 0;
+      },
+      cur);
+}
+
+void taskwait_depend(Thread* me, void** depend) {
+  Team* team = me->team;
+  if (!team || !depend) return;
+  // A body-less undeferred task with these dependences: waiting for it to
+  // become ready is waiting for the earlier sibling tasks it names.
+  TaskSpec spec{};
+  spec.fn = [](void*) {};
+  spec.depend = depend;
+  spec.if_clause = false;
+  void* arg;
+  Task* t = task_prepare(me, spec, &arg);
+  task_run_now(me, t);
+}
+
+void taskyield(Thread* me) { task_run_one(me, false); }
+
+bool task_in_final(Thread* me) { return me->task && me->task->final; }
+
+void task_fulfill_event(void* event) {
+  Task* t = static_cast<Task*>(event);
+  if (!t) {
+    warn("omp_fulfill_event: null event handle ignored");
+    return;
+  }
+  Team* team = t->team;
+  const bool undeferred = (t->rt.flags & kTaskUndeferred) != 0;
+  int left = t->rt.detach.fetch_sub(1, std::memory_order_acq_rel);
+  if (left != 1) {
+    if (left <= 0) warn("omp_fulfill_event: event %p fulfilled twice or not a detach event", event);
+    return;
+  }
+  if (undeferred) {
+    if (team) task_notify(team);  // the creator waits inline and completes it
+    return;
+  }
+  complete(self(), t);
+}
+
+void task_implicit_end(Task* implicit) {
+  // A cancelled region can leave taskgroups open (cancel jumps past their
+  // end); their tasks are complete by now.
+  Thread* me = self();
+  while (Taskgroup* tg = implicit->rt.taskgroup) {
+    implicit->rt.taskgroup = tg->prev;
+    taskgroup_free(me, tg);
+  }
+}
+
+}  // namespace kite

@@ -1,0 +1,177 @@
+// Explicit tasks: descriptors, their life cycle, and the scheduling points
+// (taskwait, taskgroup end, taskyield, barriers) where threads run them.
+//
+// Life of a deferred task: created by the encountering thread (descriptor,
+// dependences and argument block in one block from the thread's pool), made
+// ready when its predecessors completed, pushed on the deque of the thread
+// that made it ready, executed by that thread or a thief, completed when its
+// body returned and (for detach) its event was fulfilled, freed when it is
+// complete and none of its children still points at it.
+//
+// This header is included by team.h (Task embeds TaskRuntime), so it only
+// forward-declares the runtime model.
+#pragma once
+
+#include "wait.h"
+
+namespace kite {
+
+struct Task;
+struct Team;
+struct Thread;
+struct DepTable;
+struct DepRecord;
+struct DepEdge;
+struct TaskCache;
+struct TeamTasks;
+
+// A taskgroup region: counts the tasks created in it (and their
+// descendants' tasks created in it) that are not complete yet.
+struct Taskgroup {
+  Taskgroup* prev;                  // enclosing taskgroup of the same task
+  std::atomic<long> pending;        // incomplete tasks bound to this group
+  std::atomic<int> cancelled;       // cancel taskgroup was activated
+  bool workshare;                   // implicit group of a worksharing task reduction
+  uintptr_t* reductions;            // task_reduction arrays visible in this group
+};
+
+// Tasking state carried by every task (implicit, initial, explicit). Zero
+// is the valid initial state; implicit tasks return to it at region end.
+struct TaskRuntime {
+  std::atomic<int> children;   // deferred children not yet complete (taskwait)
+  std::atomic<int> refs;       // explicit: 1 until complete + children not yet freed
+  int depth;                   // 0 for implicit/initial tasks
+  int priority;
+  Taskgroup* taskgroup;        // innermost taskgroup (inherited at creation)
+  DepTable* deps;              // dependences among this task's children
+  std::atomic<int> deps_lock;  // guards `deps` and the children's edges
+
+  // Explicit tasks only.
+  void (*fn)(void*);
+  void* arg;
+  TaskCache* pool_owner;       // the cache the block returns to
+  int pool_class;              // size class (-1: plain malloc)
+  DepRecord* records;          // this task's depend items (in its block)
+  int nrecords;
+  DepEdge* successors;         // tasks waiting for this one (under parent's deps_lock)
+  bool deps_done;              // completed as far as dependences go
+  std::atomic<int> npred;      // predecessors not complete (+1 while registering)
+  std::atomic<int> detach;     // outstanding completion conditions (body, event)
+  uint8_t flags;               // TaskFlag bits
+  Task* next;                  // link in the team priority queue
+};
+
+enum TaskFlag : uint8_t {
+  kTaskUntied = 1,
+  kTaskUndeferred = 2,   // runs inline on its creator; not in the team count
+  kTaskDetached = 4,     // has a detach event
+  kTaskMergeable = 8,
+};
+
+// What an encountering thread asks for (the ABI adapters fill this in).
+struct TaskSpec {
+  void (*fn)(void*);
+  void* data;
+  void (*cpyfn)(void*, void*);   // copies data into the task's block; null: memcpy
+  long arg_size;
+  long arg_align;
+  bool if_clause;
+  bool final;
+  bool untied;
+  bool mergeable;
+  int priority;
+  void** depend;                 // libgomp depend array, or null
+  void** detach;                 // where the event handle goes, or null
+};
+
+// --- creating and running tasks (task.cpp) ---------------------------------
+void task_spawn(Thread* me, const TaskSpec& spec);
+// Builds a deferred task whose block the caller fills in: returns the task
+// and its argument block. task_submit() makes it schedulable.
+Task* task_prepare(Thread* me, const TaskSpec& spec, void** arg);
+void task_submit(Thread* me, Task* t);
+
+void taskwait(Thread* me);
+void taskwait_depend(Thread* me, void** depend);
+void taskyield(Thread* me);
+bool task_in_final(Thread* me);
+// The tied-task scheduling constraint: may `t` run while `current` waits?
+bool task_is_descendant(const Task* t, const Task* ancestor);
+void task_fulfill_event(void* event);
+
+// Scheduling-point helpers used by the barrier (team.cpp): run tasks of the
+// team until pending tasks reach zero / until `done()` says stop.
+bool task_run_one(Thread* me, bool any_task);
+void task_wait_all_team_tasks(Thread* me, Team* team);
+// Wakes threads sleeping at a task scheduling point of `team` (something
+// they may wait for changed).
+void task_notify(Team* team);
+// The canceller of a parallel region wakes every waiter of the team.
+void task_wake_team(Team* team);
+// Called by a thread leaving an implicit task: drops per-region task state.
+void task_implicit_end(Task* implicit);
+
+// --- internals shared by the tasking files ----------------------------------
+// Blocks from the calling thread's pool (per-thread free lists).
+void* task_pool_alloc(Thread* me, size_t bytes);
+void task_pool_free(Thread* me, void* p);
+// Queues a task whose predecessors are complete.
+void task_make_ready(Thread* me, Task* t);
+// Runs a prepared task inline (undeferred / included).
+void task_run_now(Thread* me, Task* t);
+// Runs tasks (tied-task constraint respected) until done(ctx); sleeps on
+// team->task_events when there is nothing to run.
+void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx);
+
+// --- taskgroups (taskgroup.cpp) -------------------------------------------
+void taskgroup_start(Thread* me);
+void taskgroup_end(Thread* me);
+Taskgroup* taskgroup_new(Thread* me, Taskgroup* prev);
+void taskgroup_free(Thread* me, Taskgroup* tg);
+// True when a task bound to `tg` must not start (its group was cancelled).
+bool taskgroup_is_cancelled(const Taskgroup* tg);
+
+// --- taskloop (taskloop.cpp) ------------------------------------------------
+struct TaskloopSpec {
+  TaskSpec task;        // fn, data, cpyfn, sizes, final, untied, priority, if
+  unsigned long num_tasks;  // grainsize when `grainsize` is set; 0: default
+  bool grainsize;
+  bool strict;
+  bool nogroup;
+  bool reduction;
+  bool is_ull;
+  bool up;              // ull loops: iterate upward
+  long long start, end, step;  // raw bits of the loop bounds (TYPE)
+};
+void taskloop(Thread* me, const TaskloopSpec& spec);
+
+// --- task reductions (task_reduction.cpp) ---------------------------------
+void task_reduction_register(Thread* me, uintptr_t* data);
+void task_reduction_unregister(uintptr_t* data);
+void task_reduction_remap(Thread* me, size_t cnt, size_t cntorig, void** ptrs);
+// Allocates the per-thread copies of every array in the chain `data`
+// for `nthreads` threads (or adopts those of `orig`), and links the chain's
+// end to `prev`.
+void task_reduction_setup(uintptr_t* data, uintptr_t* prev, uintptr_t* orig, int nthreads);
+// Parallel region with reduction(task, ...): see GOMP_parallel_reductions.
+unsigned parallel_with_task_reductions(void (*fn)(void*), void* data, unsigned num_threads,
+                                       unsigned flags_bind);
+
+// Worksharing constructs with task reductions (loop, sections, scope): every
+// thread of the team calls this when it starts the construct, before running
+// any of its iterations. `first` is null on the one thread that initializes
+// the construct (it allocates the private copies, and must call this before
+// publishing the construct); every other thread passes the initializer's
+// `reductions` array (which the construct publishes), after the construct is
+// ready. Starts the construct's implicit taskgroup on the calling thread;
+// GOMP_workshare_task_reduction_unregister ends it.
+void ws_task_reductions_register(Thread* me, uintptr_t* reductions, uintptr_t* first);
+void ws_task_reductions_unregister(Thread* me, bool cancelled);
+
+// --- cancellation (cancel.cpp) ---------------------------------------------
+enum CancelKind { kCancelParallel = 1, kCancelLoop = 2, kCancelSections = 4, kCancelTaskgroup = 8 };
+bool cancel_activate(Thread* me, int which);
+bool cancellation_point(Thread* me, int which);
+bool cancellation_enabled();
+
+}  // namespace kite

@@ -1,0 +1,53 @@
+// Taskgroup regions: a counter of the group's incomplete tasks (descendant
+// tasks created inside the group count too, since they inherit it), waited
+// for at the end of the region while running tasks.
+#include <new>
+
+#include "team.h"
+
+namespace kite {
+
+Taskgroup* taskgroup_new(Thread* me, Taskgroup* prev) {
+  Taskgroup* tg = static_cast<Taskgroup*>(task_pool_alloc(me, sizeof(Taskgroup)));
+  tg->prev = prev;
+  new (&tg->pending) std::atomic<long>(0);
+  new (&tg->cancelled) std::atomic<int>(0);
+  tg->workshare = false;
+  tg->reductions = prev ? prev->reductions : nullptr;
+  return tg;
+}
+
+void taskgroup_free(Thread* me, Taskgroup* tg) { task_pool_free(me, tg); }
+
+bool taskgroup_is_cancelled(const Taskgroup* tg) {
+  if (!tg) return false;
+  if (tg->cancelled.load(std::memory_order_acquire)) return true;
+  // A worksharing construct's implicit group stands for the group around it.
+  return tg->workshare && tg->prev && tg->prev->cancelled.load(std::memory_order_acquire);
+}
+
+void taskgroup_start(Thread* me) {
+  Task* cur = me->task;
+  cur->rt.taskgroup = taskgroup_new(me, cur->rt.taskgroup);
+}
+
+void taskgroup_end(Thread* me) {
+  Task* cur = me->task;
+  Taskgroup* tg = cur->rt.taskgroup;
+  if (!tg) {
+    warn("taskgroup end without a matching taskgroup start; ignored");
+    return;
+  }
+  if (tg->pending.load(std::memory_order_acquire) != 0) {
+    task_wait_until(
+        me, me->team,
+        [](void* c) {
+          return static_cast<Taskgroup*>(c)->pending.load(std::memory_order_acquire) == 0;
+        },
+        tg);
+  }
+  cur->rt.taskgroup = tg->prev;
+  taskgroup_free(me, tg);
+}
+
+}  // namespace kite

@@ -1,0 +1,101 @@
+// The taskloop construct: split the iteration space into tasks, each given
+// its first and one-past-last iteration in the first two words of its data
+// block (gcc's convention), inside a taskgroup unless nogroup.
+#include "team.h"
+
+namespace kite {
+
+namespace {
+
+// Iterations of the loop; all arithmetic in unsigned 64 bits, which serves
+// signed and unsigned bounds alike.
+unsigned long long trip_count(const TaskloopSpec& s) {
+  using ull = unsigned long long;
+  ull start = static_cast<ull>(s.start), end = static_cast<ull>(s.end);
+  ull step = static_cast<ull>(s.step);
+  bool up = s.is_ull ? s.up : s.step > 0;
+  if (s.is_ull ? false : s.step == 0) return 0;
+  if (up) {
+    bool empty = s.is_ull ? start >= end : s.start >= s.end;
+    if (empty || step == 0) return 0;
+    ull span = end - start;
+    return span / step + (span % step != 0);
+  }
+  bool empty = s.is_ull ? start <= end : s.start <= s.end;
+  ull mstep = 0 - step;
+  if (empty || mstep == 0) return 0;
+  ull span = start - end;
+  return span / mstep + (span % mstep != 0);
+}
+
+}  // namespace
+
+void taskloop(Thread* me, const TaskloopSpec& spec) {
+  using ull = unsigned long long;
+  Team* team = me->team;
+  ull n = trip_count(spec);
+  bool cancelled = g_icv.cancel && team && team->cancelled.load(std::memory_order_acquire);
+  if (n == 0 || cancelled) {
+    if (spec.reduction && !spec.nogroup) {
+      // Tells the compiler's combining code that nothing was registered.
+      uintptr_t* red = static_cast<uintptr_t**>(spec.task.data)[2];
+      red[2] = 0;
+    }
+    return;
+  }
+  if (spec.nogroup && g_icv.cancel && taskgroup_is_cancelled(me->task->rt.taskgroup)) return;
+
+  // Number of tasks and the iterations of each: the first `extra` tasks
+  // get `per + 1`, the others `per` (strict grainsize: all get `per`
+  // except the last, which gets the rest).
+  ull ntasks, per, extra = 0, last = 0;
+  if (spec.grainsize) {
+    ull g = spec.num_tasks;
+    if (g == 0) {
+      warn("taskloop grainsize(0) is invalid; using grainsize(1)");
+      g = 1;
+    }
+    if (spec.strict) {
+      ntasks = n / g + (n % g != 0);
+      per = g;
+      last = n - (ntasks - 1) * g;
+    } else {
+      ntasks = n / g;
+      if (ntasks == 0) ntasks = 1;
+      per = n / ntasks;
+      extra = n % ntasks;
+    }
+  } else {
+    ntasks = spec.num_tasks ? spec.num_tasks : static_cast<ull>(team ? team->nthreads : 1);
+    if (ntasks > n) ntasks = n;
+    per = n / ntasks;
+    extra = n % ntasks;
+  }
+
+  if (!spec.nogroup) {
+    taskgroup_start(me);
+    if (spec.reduction) task_reduction_register(me, static_cast<uintptr_t**>(spec.task.data)[2]);
+  }
+
+  const bool now = !spec.task.if_clause || !team || me->task->final;
+  ull step = static_cast<ull>(spec.step);
+  ull at = static_cast<ull>(spec.start);
+  for (ull i = 0; i < ntasks; ++i) {
+    ull count = per + (i < extra ? 1 : 0);
+    if (spec.strict && spec.grainsize && i == ntasks - 1) count = last;
+    void* arg;
+    Task* t = task_prepare(me, spec.task, &arg);
+    ull* bounds = static_cast<ull*>(arg);
+    bounds[0] = at;
+    at += count * step;
+    bounds[1] = at;
+    if (now)
+      task_run_now(me, t);
+    else
+      task_submit(me, t);
+  }
+
+  if (!spec.nogroup) taskgroup_end(me);
+}
+
+}  // namespace kite
