@@ -44,7 +44,7 @@ void wait_while_equal(Futex& f, uint32_t old) {
   const bool yield = g_spin.yield_while_spinning;
   for (uint64_t i = 0; i < spins; ++i) {
     if (f.value.load(std::memory_order_acquire) != old) return;
-    if (yield && (i & 63) == 63)
+    if (yield)
       sched_yield();
     else
       cpu_relax();
@@ -90,7 +90,7 @@ void spin_config_for_threads(int running_threads) {
   if (running_threads > g_num_procs_for_spin) {
     // Oversubscribed: a spinning waiter steals the core from the thread it
     // waits for, so spin a little, yielding, then sleep.
-    g_spin.spin_iterations = g_spin_base < 4096 ? g_spin_base : 4096;
+    g_spin.spin_iterations = g_spin_base < 256 ? g_spin_base : 256;
     g_spin.yield_while_spinning = true;
   } else {
     g_spin.spin_iterations = g_spin_base;
