@@ -1,14 +1,15 @@
 // Device constructs on a runtime whose only device is the host.
 //
-// A target region runs on the encountering thread as a fresh initial task,
-// as OpenMP describes the host device executing it: no enclosing team, its
-// own contention group, the device's initial ICVs. The thread's previous
-// state is kept on its stack and restored at the end of the region.
+// A target region runs as a fresh initial task, as OpenMP describes the
+// host device executing it: no enclosing team, its own contention group,
+// the device's initial ICVs. The thread's previous state is kept on its
+// stack and restored at the end of the region. A target task (nowait) is
+// an explicit task of the task engine whose body is such a region.
 #include "target.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "places.h"
 
@@ -131,6 +132,115 @@ void target_region_on_host(void (*fn)(void*), void* data, int thread_limit) {
   if (thread_limit > 0) icv.thread_limit = thread_limit;
   InitialTaskScope scope(me, icv);
   fn(data);
+}
+
+namespace {
+
+size_t privates_space(const TargetLaunch& l, size_t* max_align) {
+  size_t total = 0;
+  *max_align = 1;
+  for (size_t i = 0; i < l.nprivates; ++i) {
+    const TargetPrivate& p = l.privates[i];
+    if (p.align > *max_align) *max_align = p.align;
+    total = (total + p.align - 1) & ~(p.align - 1);
+    total += p.size;
+  }
+  return total;
+}
+
+// Copies each private item into `buf` (aligned to the largest alignment)
+// and points the entries of `vec` at the copies.
+void copy_privates(const TargetLaunch& l, char* buf, void** vec) {
+  size_t off = 0;
+  for (size_t i = 0; i < l.nprivates; ++i) {
+    const TargetPrivate& p = l.privates[i];
+    off = (off + p.align - 1) & ~(p.align - 1);
+    memcpy(buf + off, l.hostaddrs[p.index], p.size);
+    vec[p.index] = buf + off;
+    off += p.size;
+  }
+}
+
+inline size_t round_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+// A target task's argument block: this header, the argument vector, then
+// the private copies, all inside the task's own block.
+struct TargetTaskHeader {
+  void (*fn)(void*);
+  size_t mapnum;
+  size_t privates_offset;  // from the start of the header
+  int thread_limit;
+};
+
+struct TargetTaskSource {
+  const TargetLaunch* launch;
+  size_t privates_offset;
+};
+
+void build_target_task_block(void* dst, void* src) {
+  const TargetTaskSource& s = *static_cast<const TargetTaskSource*>(src);
+  const TargetLaunch& l = *s.launch;
+  auto* h = static_cast<TargetTaskHeader*>(dst);
+  h->fn = l.fn;
+  h->mapnum = l.mapnum;
+  h->privates_offset = s.privates_offset;
+  h->thread_limit = l.thread_limit;
+  void** vec = reinterpret_cast<void**>(h + 1);
+  if (l.mapnum) memcpy(vec, l.hostaddrs, l.mapnum * sizeof(void*));
+  copy_privates(l, static_cast<char*>(dst) + s.privates_offset, vec);
+}
+
+void run_target_task(void* block) {
+  auto* h = static_cast<TargetTaskHeader*>(block);
+  target_region_on_host(h->fn, reinterpret_cast<void**>(h + 1), h->thread_limit);
+}
+
+void spawn_target_task(Thread* me, const TargetLaunch& l) {
+  size_t align;
+  size_t space = privates_space(l, &align);
+  if (align < alignof(TargetTaskHeader)) align = alignof(TargetTaskHeader);
+  size_t vec_end = sizeof(TargetTaskHeader) + l.mapnum * sizeof(void*);
+  TargetTaskSource src{&l, round_up(vec_end, align)};
+  TaskSpec spec{};
+  spec.fn = run_target_task;
+  spec.data = &src;
+  spec.cpyfn = build_target_task_block;
+  spec.arg_size = long(src.privates_offset + space);
+  spec.arg_align = long(align);
+  spec.if_clause = true;
+  spec.depend = l.depend;
+  task_spawn(me, spec);
+}
+
+// Private copies up to this size live on the encountering thread's stack.
+constexpr size_t kStackCopyLimit = 256 * 1024;
+
+}  // namespace
+
+void target_launch(const TargetLaunch& l) {
+  Thread* me = self();
+  if (l.nowait) {
+    spawn_target_task(me, l);
+    return;
+  }
+  // Firstprivate values are those at the construct, before any wait.
+  char* heap = nullptr;
+  if (l.nprivates) {
+    size_t align;
+    size_t space = privates_space(l, &align);
+    char* buf;
+    if (space + align <= kStackCopyLimit) {
+      buf = static_cast<char*>(__builtin_alloca(space + align - 1));
+      buf = reinterpret_cast<char*>(round_up(reinterpret_cast<uintptr_t>(buf), align));
+    } else {
+      heap = static_cast<char*>(xaligned_alloc(align < sizeof(void*) ? sizeof(void*) : align, space));
+      buf = heap;
+    }
+    copy_privates(l, buf, l.hostaddrs);
+  }
+  if (l.depend) taskwait_depend(me, l.depend);
+  target_region_on_host(l.fn, l.hostaddrs, l.thread_limit);
+  if (heap) xfree(heap);
 }
 
 namespace {

@@ -49,6 +49,34 @@ void note_default_device_chosen();
 // its thread-limit-var.
 void target_region_on_host(void (*fn)(void*), void* data, int thread_limit);
 
+// An argument of a target region that the region must see as a private copy
+// (firstprivate): hostaddrs[index] points at `size` bytes, to be copied at
+// `align` when the region is encountered.
+struct TargetPrivate {
+  size_t index;
+  size_t size;
+  size_t align;
+};
+
+// A target construct as the compiler hands it over.
+struct TargetLaunch {
+  void (*fn)(void*);          // the region; called with the argument vector
+  void** hostaddrs;           // argument vector (mapnum entries)
+  size_t mapnum;
+  const TargetPrivate* privates;  // entries to copy privately
+  size_t nprivates;
+  int thread_limit;           // > 0: thread-limit-var of the region
+  void** depend;              // depend clauses (libgomp layout) or null
+  bool nowait;                // a deferrable target task
+};
+
+// Executes a target construct on the host. Without nowait the encountering
+// task waits for the construct's dependences, then runs the region. With
+// nowait the region becomes a target task, scheduled (and ordered by its
+// dependences) like any explicit task; the caller's argument vector and
+// private data are copied into it, so the caller may return at once.
+void target_launch(const TargetLaunch& launch);
+
 // One step of the league of a teams construct nested in a host target
 // region (the loop gcc builds around GOMP_teams4): the first call opens the
 // league, each call returns true while there is another team to run on the

@@ -2,22 +2,17 @@
 //
 // Kite has no offload device, so every construct takes libgomp's host
 // fallback: data-mapping constructs have nothing to map (host and "device"
-// memory are the same), and a target region runs on the encountering thread
-// once its firstprivate data has been copied, so that the region's writes
-// to them stay private as they would on a device.
+// memory are the same), and a target region runs on the host with private
+// copies of its firstprivate data, so that the region's writes to them stay
+// private as they would on a device. The adapters decode gcc's map kinds
+// and argument lists; core/target.cpp runs the construct.
 #include <alloca.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "abi/gomp/gomp.h"
 #include "core/target.h"
 
 using namespace kite;
-
-// The task engine's "wait for these dependences" (taskwait with depend
-// clauses). Weak: until the task engine exists, every task is undeferred,
-// so there is never a predecessor left to wait for.
-extern "C" void GOMP_taskwait_depend(void** depend) __attribute__((weak));
 
 namespace {
 
@@ -25,14 +20,13 @@ namespace {
 constexpr int kGompDeviceIcv = -1;
 constexpr int kGompDeviceHostFallback = -2;
 constexpr unsigned short kMapFirstprivate = 0x0c;
+constexpr unsigned kFlagNowait = 1 << 0;
 constexpr intptr_t kArgDeviceMask = (1 << 7) - 1;
 constexpr intptr_t kArgDeviceAll = 0;
 constexpr intptr_t kArgSubsequentParam = 1 << 7;
 constexpr intptr_t kArgIdMask = ((1 << 8) - 1) << 8;
 constexpr intptr_t kArgThreadLimit = 2 << 8;
 constexpr int kArgValueShift = 16;
-// Firstprivate copies up to this size live on the stack.
-constexpr size_t kStackCopyLimit = 256 * 1024;
 
 void select_device(int device) {
   if (device == kGompDeviceIcv)
@@ -42,8 +36,10 @@ void select_device(int device) {
   select_device_for_construct(device);
 }
 
-void wait_for_dependences(void** depend) {
-  if (depend && GOMP_taskwait_depend) GOMP_taskwait_depend(depend);
+// Data constructs move no data on the host; what is left of them is the
+// wait for their dependences (a nowait one is a task with nothing to do).
+void wait_for_dependences(void** depend, unsigned flags) {
+  if (depend && !(flags & kFlagNowait)) taskwait_depend(self(), depend);
 }
 
 // The thread_limit the target region's teams may use, from the argument
@@ -71,39 +67,16 @@ size_t firstprivate_alignment(unsigned short kind) {
   return size_t(1) << (shift < 20 ? shift : 20);
 }
 
-// Bytes needed to copy every firstprivate item, each at its alignment
-// relative to a base aligned to the largest of them.
-size_t firstprivate_space(size_t mapnum, void** hostaddrs, const size_t* sizes,
-                          const unsigned short* kinds, size_t* max_align) {
-  size_t total = 0;
-  *max_align = 1;
+// The firstprivate entries of a map list (GOMP_MAP_FIRSTPRIVATE: the entry
+// points at the data; FIRSTPRIVATE_INT carries the value itself).
+size_t collect_firstprivates(size_t mapnum, void** hostaddrs, const size_t* sizes,
+                             const unsigned short* kinds, TargetPrivate* out) {
+  size_t n = 0;
   for (size_t i = 0; i < mapnum; ++i) {
     if ((kinds[i] & 0xff) != kMapFirstprivate || hostaddrs[i] == nullptr) continue;
-    size_t a = firstprivate_alignment(kinds[i]);
-    if (a > *max_align) *max_align = a;
-    total = (total + a - 1) & ~(a - 1);
-    total += sizes[i];
+    out[n++] = TargetPrivate{i, sizes[i], firstprivate_alignment(kinds[i])};
   }
-  return total;
-}
-
-// Copies each firstprivate item into `buf` and points hostaddrs at the copy.
-void copy_firstprivate(char* buf, size_t mapnum, void** hostaddrs, const size_t* sizes,
-                       const unsigned short* kinds) {
-  size_t off = 0;
-  for (size_t i = 0; i < mapnum; ++i) {
-    if ((kinds[i] & 0xff) != kMapFirstprivate || hostaddrs[i] == nullptr) continue;
-    size_t a = firstprivate_alignment(kinds[i]);
-    off = (off + a - 1) & ~(a - 1);
-    memcpy(buf + off, hostaddrs[i], sizes[i]);
-    hostaddrs[i] = buf + off;
-    off += sizes[i];
-  }
-}
-
-inline char* align_up(char* p, size_t a) {
-  uintptr_t v = reinterpret_cast<uintptr_t>(p);
-  return reinterpret_cast<char*>((v + a - 1) & ~uintptr_t(a - 1));
+  return n;
 }
 
 }  // namespace
@@ -121,30 +94,24 @@ KITE_EXPORT void GOMP_target(int device, void (*fn)(void*), const void* unused, 
   target_region_on_host(fn, hostaddrs, 0);
 }
 
-// A target region. With nowait it is a deferrable target task; running it
-// right here, after its dependences are met, is one conforming schedule.
+// A target region; with nowait, a target task.
 KITE_EXPORT void GOMP_target_ext(int device, void (*fn)(void*), size_t mapnum, void** hostaddrs,
                                  size_t* sizes, unsigned short* kinds, unsigned int flags,
                                  void** depend, void** args) {
-  (void)flags;
   select_device(device);
-  // Firstprivate values are those at the construct, before any wait.
-  size_t align;
-  size_t space = firstprivate_space(mapnum, hostaddrs, sizes, kinds, &align);
-  char* heap = nullptr;
-  if (space > 0) {
-    char* raw;
-    if (space + align <= kStackCopyLimit) {
-      raw = static_cast<char*>(alloca(space + align - 1));
-    } else {
-      heap = static_cast<char*>(xaligned_alloc(align < sizeof(void*) ? sizeof(void*) : align, space));
-      raw = heap;
-    }
-    copy_firstprivate(align_up(raw, align), mapnum, hostaddrs, sizes, kinds);
+  TargetLaunch l{};
+  l.fn = fn;
+  l.hostaddrs = hostaddrs;
+  l.mapnum = mapnum;
+  if (mapnum) {
+    auto* privates = static_cast<TargetPrivate*>(alloca(mapnum * sizeof(TargetPrivate)));
+    l.nprivates = collect_firstprivates(mapnum, hostaddrs, sizes, kinds, privates);
+    l.privates = privates;
   }
-  wait_for_dependences(depend);
-  target_region_on_host(fn, hostaddrs, thread_limit_from_args(args));
-  if (heap) xfree(heap);
+  l.thread_limit = thread_limit_from_args(args);
+  l.depend = depend;
+  l.nowait = (flags & kFlagNowait) != 0;
+  target_launch(l);
 }
 
 KITE_EXPORT void GOMP_target_data(int device, const void* unused, size_t mapnum,
@@ -184,9 +151,8 @@ KITE_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void** hostad
   (void)hostaddrs;
   (void)sizes;
   (void)kinds;
-  (void)flags;
   select_device(device);
-  wait_for_dependences(depend);
+  wait_for_dependences(depend, flags);
 }
 
 KITE_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void** hostaddrs,
@@ -196,9 +162,8 @@ KITE_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void** h
   (void)hostaddrs;
   (void)sizes;
   (void)kinds;
-  (void)flags;
   select_device(device);
-  wait_for_dependences(depend);
+  wait_for_dependences(depend, flags);
 }
 
 // Offload images are registered by programs built with an offload compiler.
