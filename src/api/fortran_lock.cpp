@@ -6,8 +6,10 @@
 //
 // libgomp exports each Fortran lock routine twice: at OMP_3.0 (default) and
 // at OMP_1.0 for programs linked against the OpenMP 2.5 era library. The
-// storage sizes were the same then and Kite's locks behave the same for
-// both, so the OMP_1.0 names are aliases of the same code.
+// Fortran storage sizes were the same then and Kite's locks behave the same
+// for both, so one definition carries both versions. Both are explicit:
+// GNU ld only emits name@OMP_1.0 when the map's OMP_1.0 node lists the
+// name, and then an unversioned definition would bind to OMP_1.0 alone.
 #include <omp.h>
 
 #include "api/fortran_args.h"
@@ -25,40 +27,23 @@ inline omp_lock_t* simple(int32_t* v) { return reinterpret_cast<omp_lock_t*>(v);
 inline omp_nest_lock_t* nest(int64_t* v) { return reinterpret_cast<omp_nest_lock_t*>(v); }
 }  // namespace
 
-extern "C" {
+// Defines fortran_<name> and exports it as name@@OMP_3.0 and name@OMP_1.0.
+#define KITE_FORTRAN_LOCK_ROUTINE(ret, name, param, call)              \
+  extern "C" KITE_EXPORT ret fortran_##name(param lock) { return call; } \
+  __asm__(".symver fortran_" #name "," #name "@@OMP_3.0");             \
+  __asm__(".symver fortran_" #name "," #name "@OMP_1.0")
 
-KITE_EXPORT void omp_init_lock_(int32_t* lock) { omp_init_lock(simple(lock)); }
-KITE_EXPORT void omp_destroy_lock_(int32_t* lock) { omp_destroy_lock(simple(lock)); }
-KITE_EXPORT void omp_set_lock_(int32_t* lock) { omp_set_lock(simple(lock)); }
-KITE_EXPORT void omp_unset_lock_(int32_t* lock) { omp_unset_lock(simple(lock)); }
-KITE_EXPORT int32_t omp_test_lock_(int32_t* lock) {
-  return c_to_logical(omp_test_lock(simple(lock)));
-}
+KITE_FORTRAN_LOCK_ROUTINE(void, omp_init_lock_, int32_t*, omp_init_lock(simple(lock)));
+KITE_FORTRAN_LOCK_ROUTINE(void, omp_destroy_lock_, int32_t*, omp_destroy_lock(simple(lock)));
+KITE_FORTRAN_LOCK_ROUTINE(void, omp_set_lock_, int32_t*, omp_set_lock(simple(lock)));
+KITE_FORTRAN_LOCK_ROUTINE(void, omp_unset_lock_, int32_t*, omp_unset_lock(simple(lock)));
+KITE_FORTRAN_LOCK_ROUTINE(int32_t, omp_test_lock_, int32_t*,
+                          c_to_logical(omp_test_lock(simple(lock))));
 
-KITE_EXPORT void omp_init_nest_lock_(int64_t* lock) { omp_init_nest_lock(nest(lock)); }
-KITE_EXPORT void omp_destroy_nest_lock_(int64_t* lock) { omp_destroy_nest_lock(nest(lock)); }
-KITE_EXPORT void omp_set_nest_lock_(int64_t* lock) { omp_set_nest_lock(nest(lock)); }
-KITE_EXPORT void omp_unset_nest_lock_(int64_t* lock) { omp_unset_nest_lock(nest(lock)); }
+KITE_FORTRAN_LOCK_ROUTINE(void, omp_init_nest_lock_, int64_t*, omp_init_nest_lock(nest(lock)));
+KITE_FORTRAN_LOCK_ROUTINE(void, omp_destroy_nest_lock_, int64_t*,
+                          omp_destroy_nest_lock(nest(lock)));
+KITE_FORTRAN_LOCK_ROUTINE(void, omp_set_nest_lock_, int64_t*, omp_set_nest_lock(nest(lock)));
+KITE_FORTRAN_LOCK_ROUTINE(void, omp_unset_nest_lock_, int64_t*, omp_unset_nest_lock(nest(lock)));
 // Returns the new nesting depth (INTEGER, not LOGICAL), 0 when not acquired.
-KITE_EXPORT int32_t omp_test_nest_lock_(int64_t* lock) { return omp_test_nest_lock(nest(lock)); }
-
-}  // extern "C"
-
-// The OMP_1.0 names. Each is its own small function rather than an alias:
-// GNU ld drops the default-version name when an alias of it carries an
-// explicit version. A version-script "local:" pattern in the OMP_1.0 node
-// would make these local (unexported), so the map must not have one there.
-#define KITE_FORTRAN_OMP10(ret, fn, arg)                                  \
-  extern "C" KITE_EXPORT ret fortran_omp10_##fn(arg lock) { return fn(lock); } \
-  __asm__(".symver fortran_omp10_" #fn "," #fn "@OMP_1.0")
-
-KITE_FORTRAN_OMP10(void, omp_init_lock_, int32_t*);
-KITE_FORTRAN_OMP10(void, omp_destroy_lock_, int32_t*);
-KITE_FORTRAN_OMP10(void, omp_set_lock_, int32_t*);
-KITE_FORTRAN_OMP10(void, omp_unset_lock_, int32_t*);
-KITE_FORTRAN_OMP10(int32_t, omp_test_lock_, int32_t*);
-KITE_FORTRAN_OMP10(void, omp_init_nest_lock_, int64_t*);
-KITE_FORTRAN_OMP10(void, omp_destroy_nest_lock_, int64_t*);
-KITE_FORTRAN_OMP10(void, omp_set_nest_lock_, int64_t*);
-KITE_FORTRAN_OMP10(void, omp_unset_nest_lock_, int64_t*);
-KITE_FORTRAN_OMP10(int32_t, omp_test_nest_lock_, int64_t*);
+KITE_FORTRAN_LOCK_ROUTINE(int32_t, omp_test_nest_lock_, int64_t*, omp_test_nest_lock(nest(lock)));
