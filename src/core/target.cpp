@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <new>
+
 #include "places.h"
 
 namespace kite {
@@ -72,14 +74,26 @@ bool device_routine_on_host(int device) {
   return false;
 }
 
-InitialTaskScope::InitialTaskScope(Thread* me, const TaskIcvs& icv) : me_(me), task_(), cg_() {
+namespace {
+
+// Zero is the valid initial state of every task field (task.h). Plain
+// word stores: the string instruction a memset of this size becomes costs
+// more, on some processors, than the rest of entering a target region.
+void clear_task(Task* t) {
+  static_assert(sizeof(Task) % sizeof(uint64_t) == 0 && alignof(Task) >= alignof(uint64_t));
+  auto* w = reinterpret_cast<uint64_t*>(static_cast<void*>(t));
+  for (size_t i = 0; i < sizeof(Task) / sizeof(uint64_t); ++i) {
+    w[i] = 0;
+    asm volatile("" ::: "memory");  // keep the stores from becoming a memset call
+  }
+}
+
+}  // namespace
+
+InitialTaskScope::InitialTaskScope(Thread* me, const TaskIcvs& icv) : me_(me), shadow_(nullptr) {
+  clear_task(&task_);
   task_.icv = icv;
   task_.kind = kTaskInitial;
-  cg_.cg_busy.store(1, std::memory_order_relaxed);
-  cg_.gtid = me->gtid;
-  cg_.handle = me->handle;
-  cg_.place = me->place;
-  cg_.cg_root = &cg_;
 
   team_ = me->team;
   task_saved_ = me->task;
@@ -90,10 +104,24 @@ InitialTaskScope::InitialTaskScope(Thread* me, const TaskIcvs& icv) : me_(me), t
   ord_hi_ = me->ord_hi;
   ord_held_ = me->ord_held;
   cg_root_ = me->cg_root;
+  cg_busy_ = me->cg_busy.load(std::memory_order_relaxed);
   league_num_ = me->league_num;
   league_size_ = me->league_size;
   place_lo_ = me->place_lo;
   place_hi_ = me->place_hi;
+
+  // Threads count on me->cg_busy only while this thread is the root of a
+  // group with other busy threads; otherwise the thread is its own record.
+  Thread* root = me;
+  if (me->cg_root == me && cg_busy_ > 1) {
+    shadow_ = new (shadow_storage_) Thread();
+    shadow_->gtid = me->gtid;
+    shadow_->handle = me->handle;
+    shadow_->place = me->place;
+    shadow_->cg_root = shadow_;
+    root = shadow_;
+  }
+  root->cg_busy.store(1, std::memory_order_relaxed);
 
   me->team = nullptr;
   me->task = &task_;
@@ -101,16 +129,18 @@ InitialTaskScope::InitialTaskScope(Thread* me, const TaskIcvs& icv) : me_(me), t
   me->ws_seq = 0;
   me->ws_cur = nullptr;
   me->ord_held = false;
-  me->cg_root = &cg_;
+  me->cg_root = root;
   me->league_num = 0;
   me->league_size = 1;
   // An initial task's place partition is the whole place list.
+  int places = places_count();
   me->place_lo = 0;
-  me->place_hi = places_count() > 0 ? places_count() - 1 : 0;
+  me->place_hi = places > 0 ? places - 1 : 0;
 }
 
 InitialTaskScope::~InitialTaskScope() {
   Thread* me = me_;
+  task_implicit_end(&task_);
   me->team = team_;
   me->task = task_saved_;
   me->tid = tid_;
@@ -120,6 +150,7 @@ InitialTaskScope::~InitialTaskScope() {
   me->ord_hi = ord_hi_;
   me->ord_held = ord_held_;
   me->cg_root = cg_root_;
+  if (!shadow_) me->cg_busy.store(cg_busy_, std::memory_order_relaxed);
   me->league_num = league_num_;
   me->league_size = league_size_;
   me->place_lo = place_lo_;

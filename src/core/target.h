@@ -106,10 +106,13 @@ class InitialTaskScope {
  private:
   Thread* me_;
   Task task_;
-  // Stands for the group's initial thread in contention-group accounting
-  // (Thread::cg_busy), so that threads of the enclosing group, which may
-  // still be running, keep counting on the enclosing group's record.
-  Thread cg_;
+  // The new group's accounting record (Thread::cg_busy): the thread itself
+  // when no other thread counts on its record, else `shadow_`, a stand-in
+  // built in `shadow_storage_` (the thread leads a team of its group that
+  // is still running, and that team keeps counting on the thread).
+  Thread* shadow_;
+  alignas(Thread) unsigned char shadow_storage_[sizeof(Thread)];
+  int cg_busy_;
   Team* team_;
   Task* task_saved_;
   int tid_;
