@@ -27,8 +27,10 @@ bool is_host_device(int device);
 // Where a device construct (target, target data, target update, ...) runs.
 // `device` is the device-clause value, or kDeviceFromIcv when the construct
 // has none (default-device-var decides), or kDeviceForceHost for if(false).
-// Returns only when the construct may run on the host; otherwise, following
-// target-offload-var, terminates the program with libgomp's exit status.
+// The construct then runs on the host: for a device number that names no
+// device after one warning, unless OMP_TARGET_OFFLOAD=mandatory (or the
+// number is omp_invalid_device), which ends the program with libgomp's
+// message and exit status 1.
 constexpr int kDeviceFromIcv = -1000001;
 constexpr int kDeviceForceHost = -1000002;
 void select_device_for_construct(int device);
