@@ -22,7 +22,7 @@ bool env_parse_long(const char* s, long lo, long hi, long* out, const char** why
 // Leading integer of s (after blanks); *end points after its digits. No range
 // check beyond fitting a long.
 bool env_parse_long_prefix(const char* s, long* out, const char** end);
-// true/false (also 1/0 is not accepted: libgomp and the spec say true/false).
+// true or false, in any case; nothing else (not 1/0, yes/no), as libgomp.
 bool env_parse_bool(const char* s, int* out, const char** why);
 // A size: digits, blanks, optional B/K/M/G suffix (default K), in bytes.
 bool env_parse_size(const char* s, long* bytes, const char** why);
