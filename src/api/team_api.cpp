@@ -7,8 +7,6 @@ using namespace kite;
 
 namespace {
 
-constexpr int kSupportedActiveLevels = 255;
-
 inline TaskIcvs& icv() { return self()->task->icv; }
 
 // The team that executes nesting level `level` for the calling thread, and

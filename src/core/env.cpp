@@ -20,7 +20,6 @@ extern int g_num_procs_for_spin;
 
 namespace {
 
-constexpr int kSupportedLevels = 255;   // omp_get_supported_active_levels
 constexpr long kDefaultSpinUs = 300;    // the passive-with-a-grace-period default
 const char kDefaultAffinityFormat[] = "level %L thread %i affinity %A";
 
@@ -270,7 +269,7 @@ void read_max_active_levels(bool lists_nest) {
       bad("OMP_NESTED", v, why, "the default nesting");
     }
   }
-  int levels = nested == 1 || (nested == -1 && lists_nest) ? kSupportedLevels : 1;
+  int levels = nested == 1 || (nested == -1 && lists_nest) ? kSupportedActiveLevels : 1;
   v = env_get("OMP_MAX_ACTIVE_LEVELS");
   if (v) {
     long x;
@@ -279,10 +278,10 @@ void read_max_active_levels(bool lists_nest) {
     snprintf(instead, sizeof instead, "%d", levels);
     if (!env_parse_long(v, 0, INT_MAX, &x, &why)) {
       bad("OMP_MAX_ACTIVE_LEVELS", v, why, instead);
-    } else if (x > kSupportedLevels) {
+    } else if (x > kSupportedActiveLevels) {
       warn("OMP_MAX_ACTIVE_LEVELS='%s' is more than the %d levels Kite supports; using %d", v,
-           kSupportedLevels, kSupportedLevels);
-      levels = kSupportedLevels;
+           kSupportedActiveLevels, kSupportedActiveLevels);
+      levels = kSupportedActiveLevels;
     } else {
       levels = int(x);
     }

@@ -30,6 +30,9 @@ enum class ProcBind : int {  // values match omp_proc_bind_t
 // nesting level; the task ICV keeps its position in the list.
 constexpr int kMaxIcvList = 16;
 
+// omp_get_supported_active_levels(); max-active-levels-var never exceeds it.
+constexpr int kSupportedActiveLevels = 255;
+
 struct TaskIcvs {
   int nthreads;           // nthreads-var, current element
   int dyn;                // dyn-var

@@ -246,6 +246,23 @@ int threads_for_region(const ForkSpec& spec, Thread* self) {
 
 namespace {
 
+// Claims want-1 more busy threads in the caller's contention group, fewer if
+// thread-limit-var would be exceeded: nested regions started at the same
+// time by threads of one group must not both see the same free threads.
+int reserve_team_threads(Thread* me, int want) {
+  if (want <= 1) return 1;
+  Thread* root = me->cg_root ? me->cg_root : me;
+  const int limit = me->task->icv.thread_limit;
+  int busy = root->cg_busy.load(std::memory_order_relaxed);
+  for (;;) {
+    int avail = limit - busy + 1;
+    int n = want < avail ? want : avail;
+    if (n <= 1) return 1;
+    if (root->cg_busy.compare_exchange_weak(busy, busy + n - 1, std::memory_order_relaxed))
+      return n;
+  }
+}
+
 Team* prepare_team(Thread* me, int n, int bind) {
   Team* team = me->hot_team;
   if (team && (team->in_use || team->capacity < n)) {
@@ -302,7 +319,7 @@ Team* prepare_team(Thread* me, int n, int bind) {
 
 void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data) {
   Thread* me = self();
-  int n = threads_for_region(spec, me);
+  int n = reserve_team_threads(me, threads_for_region(spec, me));
   int bind = spec.proc_bind >= 0 ? spec.proc_bind : me->task->icv.bind;
   Team* team = prepare_team(me, n, bind);
   team->fn = fn;
@@ -318,7 +335,6 @@ void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data) {
   s.ord_held = me->ord_held;
   s.place_lo = me->place_lo;
   s.place_hi = me->place_hi;
-  if (n > 1) team->cg_root->cg_busy.fetch_add(n - 1, std::memory_order_relaxed);
   for (int i = 1; i < n; ++i) {
     Thread* w = team->threads[i];
     w->next_team = team;

@@ -53,8 +53,8 @@ struct Team {
   int parent_tid;        // thread number of the primary in the parent team
   bool in_use;           // a region runs on this team now
   Thread* cg_root;       // initial thread of the contention group
-  // Place assignment per thread (null when threads are not bound).
-  struct PlaceAssign { int place, lo, hi; }* places;
+  // Place assignment per thread, meaningful only when `bound`.
+  struct PlaceAssign { int place, lo, hi; }* places;  // storage, sized capacity
   bool bound;            // places[] is valid for this region
   // The primary's state before the region, restored at join.
   struct Saved {
