@@ -9,9 +9,8 @@
 ! compiler-specific), e.g.  gfortran -c -J moddir omp_lib.f90, then
 ! compile with -I moddir.
 !
-! Routines that libgomp 12 does not export (omp_init_lock_with_hint,
-! omp_init_nest_lock_with_hint) are not declared here, so using them fails
-! at compile time rather than at link time.
+! omp_init_lock_with_hint and omp_init_nest_lock_with_hint are declared as
+! in gfortran's module; libgomp 12 does not export them, Kite does.
 
 module omp_lib_kinds
   use iso_c_binding, only: c_int, c_intptr_t
@@ -144,10 +143,21 @@ module omp_lib
       integer(omp_lock_kind), intent(inout) :: svar
     end function omp_test_lock
 
+    subroutine omp_init_lock_with_hint(svar, hint)
+      import :: omp_lock_kind, omp_sync_hint_kind
+      integer(omp_lock_kind), intent(out) :: svar
+      integer(omp_sync_hint_kind), intent(in) :: hint
+    end subroutine omp_init_lock_with_hint
+
     subroutine omp_init_nest_lock(nvar)
       import :: omp_nest_lock_kind
       integer(omp_nest_lock_kind), intent(out) :: nvar
     end subroutine omp_init_nest_lock
+    subroutine omp_init_nest_lock_with_hint(nvar, hint)
+      import :: omp_nest_lock_kind, omp_sync_hint_kind
+      integer(omp_nest_lock_kind), intent(out) :: nvar
+      integer(omp_sync_hint_kind), intent(in) :: hint
+    end subroutine omp_init_nest_lock_with_hint
     subroutine omp_destroy_nest_lock(nvar)
       import :: omp_nest_lock_kind
       integer(omp_nest_lock_kind), intent(inout) :: nvar

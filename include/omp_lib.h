@@ -170,7 +170,9 @@
       external omp_set_lock, omp_unset_lock
       external omp_test_lock
       logical(4) omp_test_lock
+      external omp_init_lock_with_hint
       external omp_init_nest_lock, omp_destroy_nest_lock
+      external omp_init_nest_lock_with_hint
       external omp_set_nest_lock, omp_unset_nest_lock
       external omp_test_nest_lock
       integer(4) omp_test_nest_lock

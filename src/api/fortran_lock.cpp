@@ -47,3 +47,17 @@ KITE_FORTRAN_LOCK_ROUTINE(void, omp_set_nest_lock_, int64_t*, omp_set_nest_lock(
 KITE_FORTRAN_LOCK_ROUTINE(void, omp_unset_nest_lock_, int64_t*, omp_unset_nest_lock(nest(lock)));
 // Returns the new nesting depth (INTEGER, not LOGICAL), 0 when not acquired.
 KITE_FORTRAN_LOCK_ROUTINE(int32_t, omp_test_nest_lock_, int64_t*, omp_test_nest_lock(nest(lock)));
+
+// gfortran's omp_lib declares omp_init_lock_with_hint and
+// omp_init_nest_lock_with_hint, but libgomp 12 does not export them, so
+// programs using them only link against Kite. Like their C counterparts
+// (lock_api.cpp) they live under Kite's own version node.
+extern "C" KITE_EXPORT void omp_init_lock_with_hint_(int32_t* lock, const int32_t* hint) {
+  omp_init_lock_with_hint(simple(lock), static_cast<omp_sync_hint_t>(*hint));
+}
+__asm__(".symver omp_init_lock_with_hint_,omp_init_lock_with_hint_@@KITE_1.0");
+
+extern "C" KITE_EXPORT void omp_init_nest_lock_with_hint_(int64_t* lock, const int32_t* hint) {
+  omp_init_nest_lock_with_hint(nest(lock), static_cast<omp_sync_hint_t>(*hint));
+}
+__asm__(".symver omp_init_nest_lock_with_hint_,omp_init_nest_lock_with_hint_@@KITE_1.0");
