@@ -15,6 +15,13 @@
 #ifndef _OMP_H
 #define _OMP_H 1
 
+/* Pointer-sized and 0x80000000 enumerators are GNU C, as in gcc's omp.h;
+ * like that header (which lives in a system directory) this one should not
+ * make -pedantic user builds fail, wherever it is installed. */
+#if defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
 #if defined(__GNUC__) && defined(_OPENMP) && _OPENMP >= 201811
 #define __KITE_OMP_DEPRECATED_5_0 __attribute__((__deprecated__))
 #else
