@@ -11,6 +11,7 @@ namespace kite {
 constexpr uint32_t kWorkShareRing = 8;
 
 struct DoacrossState;
+struct Thread;
 
 struct alignas(kCacheLine) WorkShare {
   // Which construct (per-thread sequence number) the slot serves, and how
@@ -19,24 +20,38 @@ struct alignas(kCacheLine) WorkShare {
   std::atomic<uint32_t> ready;  // == seq once the initializer finished
   std::atomic<int> remaining;
 
-  // Loop state (normalized by the loop code; see loop.cpp).
-  int sched;           // Sched value
-  bool is_ull;
-  bool ordered;
-  long chunk;
-  union {
-    struct { long start, end, incr; } l;
-    struct { unsigned long long start, end; long long incr; bool up; } u;
-  };
-  unsigned long long total;  // iterations in the loop
-  alignas(kCacheLine) std::atomic<unsigned long long> next;  // next iteration (dynamic/guided)
-  // Ordered: iteration index (0-based) whose chunk may enter next.
-  alignas(kCacheLine) Futex ordered_turn_lo;   // low 32 bits changes wake waiters
-  std::atomic<unsigned long long> ordered_turn;
+  // Loop state. Iterations are numbered 0..total-1 ("logical"); user values
+  // are start + k * incr in modular arithmetic, which serves signed and
+  // unsigned, upward and downward loops alike (see loop.cpp).
+  int sched;            // Sched kind, resolved (never runtime or auto)
+  int nthreads;         // team size when the construct began
+  bool ordered;         // loop has an ordered clause
+  bool dyn_cas;         // chunks must be claimed by compare-and-swap (near 2^64)
+  unsigned long long chunk;   // chunk size (0 = unchunked static)
+  unsigned long long start, end, incr;  // user bounds, as bit patterns
+  unsigned long long total;   // iterations in the loop
+  alignas(kCacheLine) std::atomic<unsigned long long> next;  // dynamic/guided
+  // Ordered: the first logical iteration of the chunk allowed to run its
+  // ordered regions; `turn_wake` changes whenever it moves.
+  alignas(kCacheLine) std::atomic<unsigned long long> ordered_turn;
+  Futex turn_wake;
+  // Doacross bookkeeping, kept with the slot and reused while big enough;
+  // meaningful only while doacross_on (the slot serves a doacross loop).
   DoacrossState* doacross;
+  bool doacross_on;
 
-  // Sections / single / copyprivate.
+  // Scratch memory the compiler asks for (GOMP_loop_start's `mem`: lastprivate
+  // conditional, and the like): zeroed once per construct, shared by the
+  // team, kept with the slot and reused while big enough.
+  void* scratch;
+  std::size_t scratch_cap;
+  // Task reductions array of the initializing thread (reduction(task, ...)).
+  uintptr_t* task_reductions;
+  // Single with copyprivate: the executing thread's data.
   void* copyprivate;
+  // Threads that have entered the construct, counted only where somebody
+  // waits for it (the split GOMP_parallel_loop_*_start forms).
+  Futex entered;
 };
 
 struct WorkShareRing {
@@ -44,7 +59,6 @@ struct WorkShareRing {
   void reset();  // all slots free; called when a team (re)starts
 };
 
-struct Thread;
 struct Team;
 
 // Enter the next worksharing construct of the calling thread's team. Returns

@@ -1,0 +1,11 @@
+// libgomp ABI: scope with task reductions (GOMP_scope_start).
+#include "abi/gomp/gomp.h"
+#include "core/loop.h"
+
+using namespace kite;
+
+extern "C" {
+
+KITE_EXPORT void GOMP_scope_start(uintptr_t* reductions) { scope_start(self(), reductions); }
+
+}  // extern "C"
