@@ -28,8 +28,9 @@ namespace {
 
 constexpr int kPoolClasses = 5;
 constexpr size_t kPoolSize[kPoolClasses] = {128, 512, 1024, 2048, 4096};
+static_assert(sizeof(Task) + kCacheLine <= 512, "a task with a small argument block fits the 512-byte class");
 
-struct alignas(16) PoolHeader {
+struct alignas(kCacheLine) PoolHeader {  // keeps a Task in a block line-aligned
   TaskCache* owner;  // null for a plain malloc block
   int cls;
 };
@@ -423,13 +424,13 @@ namespace {
 
 // A producer whose deque is this long runs new tasks itself: the queue
 // already holds enough parallelism, and memory stays bounded.
-constexpr long kThrottleDepth = 1024;
+constexpr long kThrottleDepth = 256;
 
 bool must_run_now(Thread* me, const TaskSpec& spec) {
   Team* team = me->team;
   if (!spec.if_clause || !team || me->task->final) return true;
   if (spec.depend || spec.detach) return false;  // inline would risk waiting on ourselves
-  TeamTasks* tt = team->tasks.load(std::memory_order_relaxed);
+  TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
   return tt && tt->deques[me->tid].size() >= kThrottleDepth;
 }
 

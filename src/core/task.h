@@ -38,27 +38,30 @@ struct Taskgroup {
 // Tasking state carried by every task (implicit, initial, explicit). Zero
 // is the valid initial state; implicit tasks return to it at region end.
 struct TaskRuntime {
-  std::atomic<int> children;   // deferred children not yet complete (taskwait)
-  std::atomic<int> refs;       // explicit: 1 until complete + children not yet freed
+  // Read by the creator of child tasks (and by the tied-task check).
   int depth;                   // 0 for implicit/initial tasks
   int priority;
+  uint8_t flags;               // TaskFlag bits
   Taskgroup* taskgroup;        // innermost taskgroup (inherited at creation)
   DepTable* deps;              // dependences among this task's children
-  std::atomic<int> deps_lock;  // guards `deps` and the children's edges
-
-  // Explicit tasks only.
-  void (*fn)(void*);
+  void (*fn)(void*);           // explicit tasks only, from here on
   void* arg;
   TaskCache* pool_owner;       // the cache the block returns to
   int pool_class;              // size class (-1: plain malloc)
-  DepRecord* records;          // this task's depend items (in its block)
   int nrecords;
-  DepEdge* successors;         // tasks waiting for this one (under parent's deps_lock)
-  bool deps_done;              // completed as far as dependences go
+  DepRecord* records;          // this task's depend items (in its block)
+  Task* next;                  // link in the team priority queue
+
+  // Written by other threads (completing children, dependence edges): on
+  // their own cache line, so that creating a task, which reads its
+  // parent's ICVs and the fields above, does not miss.
+  alignas(kCacheLine) std::atomic<int> children;  // deferred children not complete (taskwait)
+  std::atomic<int> refs;       // explicit: 1 until complete + children not yet freed
+  std::atomic<int> deps_lock;  // guards `deps` and the children's edges
   std::atomic<int> npred;      // predecessors not complete (+1 while registering)
   std::atomic<int> detach;     // outstanding completion conditions (body, event)
-  uint8_t flags;               // TaskFlag bits
-  Task* next;                  // link in the team priority queue
+  bool deps_done;              // completed as far as dependences go
+  DepEdge* successors;         // tasks waiting for this one (under parent's deps_lock)
 };
 
 enum TaskFlag : uint8_t {
