@@ -1,6 +1,7 @@
 ! kite-test-threads: 1 2 4 8
 ! Tasks from Fortran: recursive tasks with taskwait, depend chains,
-! taskgroup, taskloop with grainsize and num_tasks, and task reductions.
+! taskgroup, taskloop with grainsize and num_tasks, omp_in_final, detach
+! with omp_fulfill_event, and task reductions.
 module fib_mod
 contains
   recursive integer function fib(n) result(r)
@@ -25,7 +26,8 @@ program fortran_tasks
   use omp_lib
   use fib_mod
   implicit none
-  integer :: r, i, x, order_ok, cnt
+  integer :: r, i, x, order_ok, cnt, fin, seen
+  integer(omp_event_handle_kind) :: ev
   integer :: hits(1000)
   integer(8) :: s
   call kite_test_require_kite()
@@ -89,6 +91,38 @@ program fortran_tasks
   !$omp end single
   !$omp end parallel
   if (any(hits /= 2)) stop 4
+
+  fin = -1
+  !$omp parallel
+  !$omp single
+  !$omp task final(.true.) shared(fin)
+  if (omp_in_final()) then
+    fin = 1
+  else
+    fin = 0
+  end if
+  !$omp end task
+  !$omp end single
+  !$omp end parallel
+  if (fin /= 1) stop 5
+
+  ! A detached task completes when its event is fulfilled by another task.
+  x = 0
+  seen = -1
+  !$omp parallel
+  !$omp single
+  !$omp task detach(ev) depend(out: x) shared(x)
+  x = 7
+  !$omp end task
+  !$omp task depend(in: x) shared(x, seen)
+  seen = x
+  !$omp end task
+  !$omp task firstprivate(ev)
+  call omp_fulfill_event(ev)
+  !$omp end task
+  !$omp end single
+  !$omp end parallel
+  if (seen /= 7) stop 7
 
   s = 0
   !$omp parallel

@@ -85,6 +85,24 @@ int main(void) {
   }
   CHECK_EQ_LONG(ltotal, 200 + 199 * 200 / 2);
 
+  /* reduction(task, +) on sections. */
+  long stotal = 0;
+#pragma omp parallel
+  {
+#pragma omp sections reduction(task, + : stotal)
+    {
+#pragma omp section
+      {
+        stotal += 1;
+#pragma omp task in_reduction(+ : stotal)
+        stotal += 10;
+      }
+#pragma omp section
+      stotal += 2;
+    }
+  }
+  CHECK_EQ_LONG(stotal, 13);
+
   /* taskloop reduction and taskloop in_reduction. */
   long tl = 0, tl_in = 0;
 #pragma omp parallel
