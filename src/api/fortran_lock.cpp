@@ -55,9 +55,7 @@ KITE_FORTRAN_LOCK_ROUTINE(int32_t, omp_test_nest_lock_, int64_t*, omp_test_nest_
 extern "C" KITE_EXPORT void omp_init_lock_with_hint_(int32_t* lock, const int32_t* hint) {
   omp_init_lock_with_hint(simple(lock), static_cast<omp_sync_hint_t>(*hint));
 }
-__asm__(".symver omp_init_lock_with_hint_,omp_init_lock_with_hint_@@KITE_1.0");
 
 extern "C" KITE_EXPORT void omp_init_nest_lock_with_hint_(int64_t* lock, const int32_t* hint) {
   omp_init_nest_lock_with_hint(nest(lock), static_cast<omp_sync_hint_t>(*hint));
 }
-__asm__(".symver omp_init_nest_lock_with_hint_,omp_init_nest_lock_with_hint_@@KITE_1.0");

@@ -50,12 +50,10 @@ KITE_EXPORT void omp_init_lock_with_hint(LockWord* lock, int hint) {
   check_hint("omp_init_lock_with_hint", hint);
   lock_init(lock);
 }
-__asm__(".symver omp_init_lock_with_hint,omp_init_lock_with_hint@@KITE_1.0");
 
 KITE_EXPORT void omp_init_nest_lock_with_hint(NestLock* lock, int hint) {
   check_hint("omp_init_nest_lock_with_hint", hint);
   nest_lock_init(lock);
 }
-__asm__(".symver omp_init_nest_lock_with_hint,omp_init_nest_lock_with_hint@@KITE_1.0");
 
 }  // extern "C"

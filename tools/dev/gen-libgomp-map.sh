@@ -4,7 +4,10 @@
 # same node inheritance order. OpenACC (acc_*, GOACC_*) and GOMP_PLUGIN_* are
 # out of scope. Symbols exported twice (compat versions, e.g. OMP_1.0 locks)
 # appear in the node of their default version here; the compat versions are
-# bound with .symver in the source.
+# bound with .symver in the source. The catch-all `local: *;` sits in the
+# last node: GNU ld drops .symver-bound versions of a node that has it.
+# KITE_1.0 holds Kite's additions (identity, lock-with-hint routines that
+# gcc 12's omp.h declares but its libgomp lacks).
 set -eu
 lib=${1:-/usr/lib/x86_64-linux-gnu/libgomp.so.1}
 nodes="OMP_1.0 OMP_2.0 OMP_3.0 OMP_3.1 OMP_4.0 OMP_4.5 OMP_5.0 OMP_5.0.1 OMP_5.0.2 OMP_5.1
@@ -16,9 +19,7 @@ prev=""
 for n in $nodes; do
   case $n in GOMP_1.0) prev="";; esac
   echo "$n {"
-  [ "$n" = OMP_1.0 ] && echo "  global:"
   echo "$syms" | awk -v n="$n" '$1==n {print "    " $2 ";"}' | sort
-  [ "$n" = OMP_1.0 ] && echo "  local:" && echo "    *;"
   if [ -n "$prev" ]; then echo "} $prev;"; else echo "};"; fi
   echo
   prev=$n
@@ -27,5 +28,11 @@ cat <<'X'
 KITE_1.0 {
   global:
     kite_*;
+    omp_init_lock_with_hint;
+    omp_init_nest_lock_with_hint;
+    omp_init_lock_with_hint_;
+    omp_init_nest_lock_with_hint_;
+  local:
+    *;
 };
 X
