@@ -28,19 +28,31 @@ void check_hint(const char* routine, int hint) {
 
 }  // namespace
 
+// Each routine is defined under an internal name and exported twice with
+// explicit versions, as libgomp does: name@@OMP_3.0 (the default, what new
+// programs link to) and name@OMP_1.0 (programs linked against the OpenMP 2.5
+// era library, whose lock types were at least as large as today's, so the
+// in-place lock fits). The linker emits name@OMP_1.0 only if the map's
+// OMP_1.0 node lists the name; name@@OMP_3.0 needs only the OMP_3.0 node.
+#define KITE_LOCK_ROUTINE(ret, name, params, body)                      \
+  extern "C" KITE_EXPORT ret lock_api_##name params body                \
+  __asm__(".symver lock_api_" #name "," #name "@@OMP_3.0");             \
+  __asm__(".symver lock_api_" #name "," #name "@OMP_1.0")
+
+KITE_LOCK_ROUTINE(void, omp_init_lock, (LockWord * lock), { lock_init(lock); });
+KITE_LOCK_ROUTINE(void, omp_destroy_lock, (LockWord * lock),
+                  { lock_destroy(lock, "omp_destroy_lock"); });
+KITE_LOCK_ROUTINE(void, omp_set_lock, (LockWord * lock), { lock_set(lock); });
+KITE_LOCK_ROUTINE(void, omp_unset_lock, (LockWord * lock), { lock_unset(lock); });
+KITE_LOCK_ROUTINE(int, omp_test_lock, (LockWord * lock), { return lock_test(lock) ? 1 : 0; });
+
+KITE_LOCK_ROUTINE(void, omp_init_nest_lock, (NestLock * lock), { nest_lock_init(lock); });
+KITE_LOCK_ROUTINE(void, omp_destroy_nest_lock, (NestLock * lock), { nest_lock_destroy(lock); });
+KITE_LOCK_ROUTINE(void, omp_set_nest_lock, (NestLock * lock), { nest_lock_set(lock); });
+KITE_LOCK_ROUTINE(void, omp_unset_nest_lock, (NestLock * lock), { nest_lock_unset(lock); });
+KITE_LOCK_ROUTINE(int, omp_test_nest_lock, (NestLock * lock), { return nest_lock_test(lock); });
+
 extern "C" {
-
-KITE_EXPORT void omp_init_lock(LockWord* lock) { lock_init(lock); }
-KITE_EXPORT void omp_destroy_lock(LockWord* lock) { lock_destroy(lock, "omp_destroy_lock"); }
-KITE_EXPORT void omp_set_lock(LockWord* lock) { lock_set(lock); }
-KITE_EXPORT void omp_unset_lock(LockWord* lock) { lock_unset(lock); }
-KITE_EXPORT int omp_test_lock(LockWord* lock) { return lock_test(lock) ? 1 : 0; }
-
-KITE_EXPORT void omp_init_nest_lock(NestLock* lock) { nest_lock_init(lock); }
-KITE_EXPORT void omp_destroy_nest_lock(NestLock* lock) { nest_lock_destroy(lock); }
-KITE_EXPORT void omp_set_nest_lock(NestLock* lock) { nest_lock_set(lock); }
-KITE_EXPORT void omp_unset_nest_lock(NestLock* lock) { nest_lock_unset(lock); }
-KITE_EXPORT int omp_test_nest_lock(NestLock* lock) { return nest_lock_test(lock); }
 
 // gcc 12's omp.h declares the *_with_hint routines but libgomp.so.1 does not
 // export them, so programs using them fail to link against libgomp. Kite
