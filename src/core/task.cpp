@@ -108,16 +108,28 @@ void task_pool_free(Thread* me, void* p) {
 
 // --- waking and waiting ------------------------------------------------------
 
-void task_notify(Team* team) {
-  // Pairs with the fence in task_wait_until: either the sleeper sees our
-  // change, or we see it registered as a sleeper.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+namespace {
+
+inline void wake_sleepers(Team* team) {
   Futex& f = team->task_events;
-  if (f.sleepers.load(std::memory_order_relaxed) != 0) {
+  if (f.sleepers.load(std::memory_order_seq_cst) != 0) {
     f.value.fetch_add(1, std::memory_order_release);
     futex_wake(&f.value, INT_MAX);
   }
 }
+
+}  // namespace
+
+void task_notify(Team* team) {
+  // Pairs with the fence in task_wait_until: either the sleeper sees our
+  // change, or we see it registered as a sleeper.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  wake_sleepers(team);
+}
+
+// The same, for a change just made by a seq_cst read-modify-write or store,
+// which already orders it before the load of the sleeper count.
+void task_notify_after_publish(Team* team) { wake_sleepers(team); }
 
 void task_wake_team(Team* team) {
   team->barrier.epoch.wake_all();
@@ -162,10 +174,10 @@ Task* find_task(Thread* me, Team* team, Task* ancestor) {
 }
 
 bool work_visible(Team* team) {
-  if (team->task_pending.load(std::memory_order_relaxed) == 0) return false;
+  if (team->task_pending.load(std::memory_order_seq_cst) == 0) return false;
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
   if (!tt) return false;
-  if (tt->prio_count.load(std::memory_order_relaxed) > 0) return true;
+  if (tt->prio_count.load(std::memory_order_seq_cst) > 0) return true;
   for (int i = 0; i < team->nthreads; ++i)
     if (tt->deques[i].size() > 0) return true;
   return false;
@@ -203,7 +215,7 @@ void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
       continue;
     }
     Futex& f = team->task_events;
-    f.sleepers.fetch_add(1, std::memory_order_relaxed);
+    f.sleepers.fetch_add(1, std::memory_order_seq_cst);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     uint32_t v = f.value.load(std::memory_order_acquire);
     if (!done(ctx)) {
@@ -263,11 +275,11 @@ void complete(Thread* me, Task* t) {
   if (deferred) {
     Taskgroup* tg = t->rt.taskgroup;
     bool wake = false;
-    if (tg && tg->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) wake = true;
-    if (parent->rt.children.fetch_sub(1, std::memory_order_acq_rel) == 1) wake = true;
+    if (tg && tg->pending.fetch_sub(1, std::memory_order_seq_cst) == 1) wake = true;
+    if (parent->rt.children.fetch_sub(1, std::memory_order_seq_cst) == 1) wake = true;
     release_ref(me, t);
-    if (team->task_pending.fetch_sub(1, std::memory_order_acq_rel) == 1) wake = true;
-    if (wake) task_notify(team);
+    if (team->task_pending.fetch_sub(1, std::memory_order_seq_cst) == 1) wake = true;
+    if (wake) task_notify_after_publish(team);
   } else {
     release_ref(me, t);
   }
@@ -313,7 +325,7 @@ void task_make_ready(Thread* me, Task* t) {
   } else {
     tt->deques[me->tid].push(t);
   }
-  task_notify(team);
+  task_notify_after_publish(team);
 }
 
 Task* task_prepare(Thread* me, const TaskSpec& spec, void** argp) {
@@ -424,7 +436,7 @@ namespace {
 
 // A producer whose deque is this long runs new tasks itself: the queue
 // already holds enough parallelism, and memory stays bounded.
-constexpr long kThrottleDepth = 256;
+constexpr long kThrottleDepth = 1024;
 
 bool must_run_now(Thread* me, const TaskSpec& spec) {
   Team* team = me->team;

@@ -109,6 +109,9 @@ void task_wait_all_team_tasks(Thread* me, Team* team);
 // Wakes threads sleeping at a task scheduling point of `team` (something
 // they may wait for changed).
 void task_notify(Team* team);
+// The same right after a seq_cst read-modify-write or store published the
+// change (that already orders it before the check for sleepers).
+void task_notify_after_publish(Team* team);
 // The canceller of a parallel region wakes every waiter of the team.
 void task_wake_team(Team* team);
 // Called by a thread leaving an implicit task: drops per-region task state.

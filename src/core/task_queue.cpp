@@ -11,22 +11,34 @@ namespace {
 constexpr long kInitialRing = 256;
 }
 
+namespace {
+
+TaskRing* ring_new(long capacity) {
+  size_t bytes = sizeof(TaskRing) + sizeof(std::atomic<Task*>) * static_cast<size_t>(capacity - 1);
+  TaskRing* r = static_cast<TaskRing*>(xmalloc(bytes));
+  r->mask = capacity - 1;
+  r->retired = nullptr;
+  return r;
+}
+
+}  // namespace
+
 void TaskDeque::push(Task* t) {
-  lock.lock();
   long b = bottom.load(std::memory_order_relaxed);
-  long tp = top.load(std::memory_order_relaxed);
-  if (b - tp > mask) {
-    // Full: double the ring (only while a queue first grows to its peak).
-    long cap = (mask + 1) * 2;
-    Task** ring2 = static_cast<Task**>(xmalloc(sizeof(Task*) * cap));
-    for (long i = tp; i < b; ++i) ring2[i & (cap - 1)] = ring[i & mask];
-    xfree(ring);
-    ring = ring2;
-    mask = cap - 1;
+  long tp = top.load(std::memory_order_acquire);
+  TaskRing* r = ring.load(std::memory_order_relaxed);
+  if (b - tp > r->mask) {
+    // Full: double the ring (only while a deque first grows to its peak).
+    TaskRing* bigger = ring_new((r->mask + 1) * 2);
+    for (long i = tp; i < b; ++i)
+      bigger->slot[i & bigger->mask].store(r->slot[i & r->mask].load(std::memory_order_relaxed),
+                                           std::memory_order_relaxed);
+    bigger->retired = r;
+    ring.store(bigger, std::memory_order_release);
+    r = bigger;
   }
-  ring[b & mask] = t;
-  bottom.store(b + 1, std::memory_order_release);
-  lock.unlock();
+  r->slot[b & r->mask].store(t, std::memory_order_relaxed);
+  bottom.store(b + 1, std::memory_order_seq_cst);
 }
 
 TeamTasks* team_tasks(Team* team) {
@@ -38,13 +50,10 @@ TeamTasks* team_tasks(Team* team) {
   tt->deques = static_cast<TaskDeque*>(
       xaligned_alloc(kCacheLine, sizeof(TaskDeque) * static_cast<size_t>(team->capacity)));
   memset(static_cast<void*>(tt->deques), 0, sizeof(TaskDeque) * team->capacity);
-  for (int i = 0; i < team->capacity; ++i) {
-    tt->deques[i].ring = static_cast<Task**>(xmalloc(sizeof(Task*) * kInitialRing));
-    tt->deques[i].mask = kInitialRing - 1;
-  }
+  for (int i = 0; i < team->capacity; ++i) tt->deques[i].ring.store(ring_new(kInitialRing));
   TeamTasks* expected = nullptr;
   if (!team->tasks.compare_exchange_strong(expected, tt, std::memory_order_acq_rel)) {
-    for (int i = 0; i < team->capacity; ++i) xfree(tt->deques[i].ring);
+    for (int i = 0; i < team->capacity; ++i) xfree(tt->deques[i].ring.load());
     xfree(tt->deques);
     xfree(tt);
     return expected;
@@ -58,7 +67,7 @@ void prio_push(TeamTasks* tt, Task* t) {
   while (*link && (*link)->rt.priority >= t->rt.priority) link = &(*link)->rt.next;
   t->rt.next = *link;
   *link = t;
-  tt->prio_count.fetch_add(1, std::memory_order_release);
+  tt->prio_count.fetch_add(1, std::memory_order_seq_cst);
   tt->prio_lock.unlock();
 }
 

@@ -4,9 +4,8 @@
 // ones), and one team-wide queue ordered by priority for tasks with a
 // priority clause greater than zero.
 //
-// A deque is a ring buffer under a small spinlock. Emptiness is readable
-// without the lock, so an idle thief only touches the lines of deques that
-// have work.
+// Emptiness of a deque is readable with two loads, so an idle thief only
+// touches the lines of deques that have work.
 #pragma once
 
 #include "base.h"
@@ -28,21 +27,32 @@ class SpinLock {
   std::atomic<int> word_{0};
 };
 
-struct alignas(kCacheLine) TaskDeque {
-  SpinLock lock;
-  std::atomic<long> top;     // next to steal
-  std::atomic<long> bottom;  // next free slot
-  Task** ring;
+// The ring a deque lives in; replaced (never freed while the team lives,
+// since a thief may still read the old one) when the owner outgrows it.
+struct TaskRing {
   long mask;                 // capacity - 1 (capacity a power of two)
+  TaskRing* retired;         // older, smaller rings of the same deque
+  std::atomic<Task*> slot[1];  // capacity entries follow
+};
+
+// A Chase-Lev work-stealing deque: the owner pushes and pops at the bottom
+// without locked instructions on the common path; thieves claim the top
+// with a compare-and-swap.
+struct alignas(kCacheLine) TaskDeque {
+  std::atomic<long> top;     // next to steal
+  alignas(kCacheLine) std::atomic<long> bottom;  // next free slot (owner's)
+  std::atomic<TaskRing*> ring;
 
   long size() const {
-    return bottom.load(std::memory_order_relaxed) - top.load(std::memory_order_relaxed);
+    return bottom.load(std::memory_order_seq_cst) - top.load(std::memory_order_seq_cst);
   }
+  // Owner only. The seq_cst store of `bottom` orders the push before a
+  // following check for sleeping threads (see task_notify_after_publish).
   void push(Task* t);
-  // Takes the newest task if `allowed(t)` (null when empty or refused).
+  // Owner only: takes the newest task if `allowed(t)`.
   template <class Allowed>
   Task* pop(Allowed allowed);
-  // Takes the oldest task if `allowed(t)`.
+  // Any thread: takes the oldest task if `allowed(t)`.
   template <class Allowed>
   Task* steal(Allowed allowed);
 };
@@ -68,36 +78,44 @@ Task* prio_pop(TeamTasks* tt, Task* ancestor);
 
 template <class Allowed>
 Task* TaskDeque::pop(Allowed allowed) {
-  if (size() <= 0) return nullptr;
-  lock.lock();
-  long b = bottom.load(std::memory_order_relaxed);
-  Task* t = nullptr;
-  if (b - top.load(std::memory_order_relaxed) > 0) {
-    Task* cand = ring[(b - 1) & mask];
-    if (allowed(cand)) {
-      t = cand;
-      bottom.store(b - 1, std::memory_order_relaxed);
-    }
+  long b = bottom.load(std::memory_order_relaxed) - 1;
+  if (b < top.load(std::memory_order_relaxed)) return nullptr;  // cheap empty check
+  TaskRing* r = ring.load(std::memory_order_relaxed);
+  bottom.store(b, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  long t = top.load(std::memory_order_relaxed);
+  if (t > b) {  // a thief took the last one
+    bottom.store(b + 1, std::memory_order_relaxed);
+    return nullptr;
   }
-  lock.unlock();
-  return t;
+  Task* cand = r->slot[b & r->mask].load(std::memory_order_relaxed);
+  if (!allowed(cand)) {
+    bottom.store(b + 1, std::memory_order_relaxed);
+    return nullptr;
+  }
+  if (t == b) {
+    // The last task: race the thieves for it.
+    if (!top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                     std::memory_order_relaxed))
+      cand = nullptr;
+    bottom.store(b + 1, std::memory_order_relaxed);
+  }
+  return cand;
 }
 
 template <class Allowed>
 Task* TaskDeque::steal(Allowed allowed) {
-  if (size() <= 0) return nullptr;
-  lock.lock();
-  long tp = top.load(std::memory_order_relaxed);
-  Task* t = nullptr;
-  if (bottom.load(std::memory_order_relaxed) - tp > 0) {
-    Task* cand = ring[tp & mask];
-    if (allowed(cand)) {
-      t = cand;
-      top.store(tp + 1, std::memory_order_relaxed);
-    }
-  }
-  lock.unlock();
-  return t;
+  long t = top.load(std::memory_order_acquire);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  long b = bottom.load(std::memory_order_acquire);
+  if (t >= b) return nullptr;
+  TaskRing* r = ring.load(std::memory_order_acquire);
+  Task* cand = r->slot[t & r->mask].load(std::memory_order_relaxed);
+  if (!allowed(cand)) return nullptr;
+  if (!top.compare_exchange_strong(t, t + 1, std::memory_order_seq_cst,
+                                   std::memory_order_relaxed))
+    return nullptr;  // lost the race; the caller looks again
+  return cand;
 }
 
 }  // namespace kite
