@@ -41,7 +41,7 @@ typedef struct bench_construct {
 void bench_delay(void);
 void bench_calibrate_delay(double delay_us);
 
-/* Nanoseconds of a monotonic clock (no omp_get_wtime: it is a runtime
+/* Microseconds of a monotonic clock (no omp_get_wtime: it is a runtime
  * routine and the harness must not depend on what a runtime provides). */
 double bench_now_us(void);
 
