@@ -1,14 +1,35 @@
 // kite-test-threads: 1 2 4 8
 // kite-test-env: OMP_THREAD_LIMIT=3 OMP_MAX_ACTIVE_LEVELS=4
+// kite-test-libs: pthread
 /* OMP_THREAD_LIMIT=3 bounds the whole contention group: no team, and no set
  * of concurrently running nested teams, may hold more than 3 threads. Each
  * outer thread starts an inner region at the same time as the others (they
  * rendezvous inside the inner regions, so all inner teams are alive at once);
  * the sum of the inner team sizes is the group's thread count. */
 #include "kite_test.h"
+
+#include <pthread.h>
+
 #include "par_util.h"
 
 #define LIMIT 3
+
+/* Each user thread is the initial thread of its own contention group, with
+ * its own limit: two of them at once both get full teams of LIMIT. */
+static int groups_in, group_sizes[2];
+
+static void* group_main(void* arg) {
+  int g = (int)(long)arg;
+#pragma omp parallel num_threads(LIMIT)
+  {
+    if (omp_get_thread_num() == 0) {
+      group_sizes[g] = omp_get_num_threads();
+      __atomic_add_fetch(&groups_in, 1, __ATOMIC_ACQ_REL);
+    }
+    par_wait_at_least(&groups_in, 2, 2.0);
+  }
+  return NULL;
+}
 
 int main(void) {
   KITE_TEST_BEGIN();
@@ -56,6 +77,12 @@ int main(void) {
       break;
     }
   }
+
+  pthread_t g[2];
+  for (long i = 0; i < 2; ++i) CHECK(pthread_create(&g[i], NULL, group_main, (void*)i) == 0);
+  for (int i = 0; i < 2; ++i) pthread_join(g[i], NULL);
+  CHECK_EQ_LONG(group_sizes[0], LIMIT);
+  CHECK_EQ_LONG(group_sizes[1], LIMIT);
 
   /* A region after the nested ones gets the full limit again: the group's
    * accounting was returned. */
