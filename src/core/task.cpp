@@ -9,6 +9,7 @@
 #include "task.h"
 
 #include <climits>
+#include <cstddef>
 #include <string.h>
 
 #include "depend.h"
@@ -251,19 +252,28 @@ void task_wait_all_team_tasks(Thread* me, Team* team) {
 
 namespace {
 
-// Drops one reference; frees the task, and then parents whose last
-// reference that was.
+constexpr uint64_t kChild = 1;
+constexpr uint64_t kRef = uint64_t(1) << 32;
+inline uint32_t children_of(uint64_t c) { return static_cast<uint32_t>(c); }
+inline uint32_t refs_of(uint64_t c) { return static_cast<uint32_t>(c >> 32); }
+
+// Frees a task nobody refers to; returns its parent when that is an
+// explicit task, whose reference the freed task held.
+Task* free_task(Thread* me, Task* t) {
+  Task* parent = t->parent;
+  if (t->rt.deps) depend_table_free(me, t->rt.deps);
+  task_pool_free(me, t);
+  return (parent && parent->kind == kTaskExplicit) ? parent : nullptr;
+}
+
+// Drops one reference of each task up the chain whose last one goes.
 void release_ref(Thread* me, Task* t) {
-  for (;;) {
-    // A lone reference is ours: nobody else can add one to a finished task.
-    if (t->rt.refs.load(std::memory_order_acquire) != 1 &&
-        t->rt.refs.fetch_sub(1, std::memory_order_acq_rel) != 1)
+  while (t) {
+    // A lone reference is ours: nobody else can add one to it any more.
+    if (t->rt.counts.load(std::memory_order_acquire) != kRef &&
+        refs_of(t->rt.counts.fetch_sub(kRef, std::memory_order_acq_rel)) != 1)
       return;
-    Task* parent = t->parent;
-    if (t->rt.deps) depend_table_free(me, t->rt.deps);
-    task_pool_free(me, t);
-    if (!parent || parent->kind != kTaskExplicit) return;
-    t = parent;
+    t = free_task(me, t);
   }
 }
 
@@ -272,17 +282,27 @@ void complete(Thread* me, Task* t) {
   Task* parent = t->parent;
   const bool deferred = !(t->rt.flags & kTaskUndeferred);
   if (t->rt.nrecords) depend_release(me, t);
-  if (deferred) {
-    Taskgroup* tg = t->rt.taskgroup;
-    bool wake = false;
-    if (tg && tg->pending.fetch_sub(1, std::memory_order_seq_cst) == 1) wake = true;
-    if (parent->rt.children.fetch_sub(1, std::memory_order_seq_cst) == 1) wake = true;
+  if (!deferred) {
     release_ref(me, t);
-    if (team->task_pending.fetch_sub(1, std::memory_order_seq_cst) == 1) wake = true;
-    if (wake) task_notify_after_publish(team);
+    return;
+  }
+  Taskgroup* tg = t->rt.taskgroup;
+  bool wake = false;
+  if (tg && tg->pending.fetch_sub(1, std::memory_order_seq_cst) == 1) wake = true;
+  if (t->rt.counts.load(std::memory_order_acquire) == kRef && parent->kind == kTaskExplicit) {
+    // No live children: the task goes now, and its parent loses a child
+    // and a reference in one update.
+    free_task(me, t);
+    uint64_t old = parent->rt.counts.fetch_sub(kRef + kChild, std::memory_order_seq_cst);
+    if (children_of(old) == 1) wake = true;
+    if (refs_of(old) == 1) release_ref(me, free_task(me, parent));
   } else {
+    if (children_of(parent->rt.counts.fetch_sub(kChild, std::memory_order_seq_cst)) == 1)
+      wake = true;
     release_ref(me, t);
   }
+  if (team->task_pending.fetch_sub(1, std::memory_order_seq_cst) == 1) wake = true;
+  if (wake) task_notify_after_publish(team);
 }
 
 bool start_cancelled(const Task* t) {
@@ -337,26 +357,42 @@ Task* task_prepare(Thread* me, const TaskSpec& spec, void** argp) {
   size_t head = sizeof(Task) + nrec * sizeof(DepRecord);
   char* block = static_cast<char*>(task_pool_alloc(me, head + arg_size + align - 1));
   Task* t = reinterpret_cast<Task*>(block);
-  memset(static_cast<void*>(t), 0, sizeof(Task));
   uintptr_t a = reinterpret_cast<uintptr_t>(block + head);
   a = (a + align - 1) & ~(uintptr_t)(align - 1);
   void* arg = reinterpret_cast<void*>(a);
 
+  // The hottest path of task creation: zero only the general part of the
+  // descriptor (fields others may add there start at zero), and set the
+  // tasking part field by field.
+  static_assert(offsetof(Task, rt) + sizeof(TaskRuntime) == sizeof(Task),
+                "TaskRuntime must stay the last member of Task (see task_prepare)");
+  memset(static_cast<void*>(t), 0, offsetof(Task, rt));
   t->icv = parent->icv;
   t->parent = parent;
   t->team = team;
   t->kind = kTaskExplicit;
   t->final = spec.final || parent->final;
-  t->rt.refs.store(1, std::memory_order_relaxed);
-  t->rt.depth = parent->rt.depth + 1;
+  t->pending_children = 0;
+  TaskRuntime& rt = t->rt;
+  rt.depth = parent->rt.depth + 1;
   int prio = spec.priority;
   if (prio > g_icv.max_task_priority) prio = g_icv.max_task_priority;
-  t->rt.priority = prio > 0 ? prio : 0;
-  t->rt.taskgroup = parent->rt.taskgroup;
-  t->rt.fn = spec.fn;
-  t->rt.arg = arg;
-  t->rt.flags = static_cast<uint8_t>((spec.untied ? kTaskUntied : 0) |
-                                     (spec.mergeable ? kTaskMergeable : 0));
+  rt.priority = prio > 0 ? prio : 0;
+  rt.flags = static_cast<uint8_t>((spec.untied ? kTaskUntied : 0) |
+                                  (spec.mergeable ? kTaskMergeable : 0));
+  rt.taskgroup = parent->rt.taskgroup;
+  rt.deps = nullptr;
+  rt.fn = spec.fn;
+  rt.arg = arg;
+  rt.nrecords = 0;
+  rt.records = nullptr;
+  rt.next = nullptr;
+  rt.counts.store(kRef, std::memory_order_relaxed);
+  rt.deps_lock.store(0, std::memory_order_relaxed);
+  rt.npred.store(0, std::memory_order_relaxed);
+  rt.detach.store(0, std::memory_order_relaxed);
+  rt.deps_done = false;
+  rt.successors = nullptr;
   if (nrec) {
     t->rt.records = reinterpret_cast<DepRecord*>(block + sizeof(Task));
     t->rt.nrecords = static_cast<int>(nrec);
@@ -384,8 +420,8 @@ Task* task_prepare(Thread* me, const TaskSpec& spec, void** argp) {
 void task_submit(Thread* me, Task* t) {
   Task* parent = t->parent;
   Team* team = t->team;
-  parent->rt.children.fetch_add(1, std::memory_order_relaxed);
-  if (parent->kind == kTaskExplicit) parent->rt.refs.fetch_add(1, std::memory_order_relaxed);
+  parent->rt.counts.fetch_add(parent->kind == kTaskExplicit ? kRef + kChild : kChild,
+                             std::memory_order_relaxed);
   if (Taskgroup* tg = t->rt.taskgroup) tg->pending.fetch_add(1, std::memory_order_relaxed);
   team->task_pending.fetch_add(1, std::memory_order_acq_rel);
   if (t->rt.nrecords) {
@@ -402,7 +438,7 @@ void task_run_now(Thread* me, Task* t) {
   Team* team = t->team;
   Task* parent = t->parent;
   t->rt.flags |= kTaskUndeferred;
-  if (parent->kind == kTaskExplicit) parent->rt.refs.fetch_add(1, std::memory_order_relaxed);
+  if (parent->kind == kTaskExplicit) parent->rt.counts.fetch_add(kRef, std::memory_order_relaxed);
   if (t->rt.nrecords && team) {
     t->rt.npred.store(1, std::memory_order_relaxed);
     depend_register(me, parent, t);
@@ -464,11 +500,11 @@ void task_spawn(Thread* me, const TaskSpec& spec) {
 
 void taskwait(Thread* me) {
   Task* cur = me->task;
-  if (!cur || cur->rt.children.load(std::memory_order_acquire) == 0) return;
+  if (!cur || children_of(cur->rt.counts.load(std::memory_order_acquire)) == 0) return;
   task_wait_until(
       me, me->team,
       [](void* c) {
-        return static_cast<Task*>(c)->rt.children.load(std::memory_order_acquire) == 0;
+        return children_of(static_cast<Task*>(c)->rt.counts.load(std::memory_order_acquire)) == 0;
       },
       cur);
 }

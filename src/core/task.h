@@ -46,8 +46,6 @@ struct TaskRuntime {
   DepTable* deps;              // dependences among this task's children
   void (*fn)(void*);           // explicit tasks only, from here on
   void* arg;
-  TaskCache* pool_owner;       // the cache the block returns to
-  int pool_class;              // size class (-1: plain malloc)
   int nrecords;
   DepRecord* records;          // this task's depend items (in its block)
   Task* next;                  // link in the team priority queue
@@ -55,8 +53,11 @@ struct TaskRuntime {
   // Written by other threads (completing children, dependence edges): on
   // their own cache line, so that creating a task, which reads its
   // parent's ICVs and the fields above, does not miss.
-  alignas(kCacheLine) std::atomic<int> children;  // deferred children not complete (taskwait)
-  std::atomic<int> refs;       // explicit: 1 until complete + children not yet freed
+  // Low half: deferred children not complete (taskwait). High half, for
+  // explicit tasks: references, 1 until the task completes plus 1 per child
+  // not yet freed. One word, so that a leaf child completing and going away
+  // costs its parent a single update.
+  alignas(kCacheLine) std::atomic<uint64_t> counts;
   std::atomic<int> deps_lock;  // guards `deps` and the children's edges
   std::atomic<int> npred;      // predecessors not complete (+1 while registering)
   std::atomic<int> detach;     // outstanding completion conditions (body, event)
