@@ -1,7 +1,9 @@
 // kite-test-threads: 1 2 4 8
+// kite-test-env: OMP_PLACES=cores
 /* Every proc_bind kind is accepted and changes nothing about what a region
- * computes: team size, thread numbers, results. Also: without proc_bind
- * (and no OMP_PROC_BIND), threads keep the process's affinity mask. */
+ * computes: team size, thread numbers, results, with a place list so that
+ * binding really happens (more threads than places included). Unbound
+ * threads keeping the process mask is unbound_affinity.c's job. */
 #define _GNU_SOURCE
 #include <sched.h>
 
