@@ -1,4 +1,4 @@
-// kite-test-threads: 1 4
+// kite-test-threads: 1 2 4 8
 /* With cancel-var false (the default) cancel does nothing: every iteration
  * and every task runs. */
 #include "kite_test.h"
