@@ -472,7 +472,7 @@ namespace {
 
 // A producer whose deque is this long runs new tasks itself: the queue
 // already holds enough parallelism, and memory stays bounded.
-constexpr long kThrottleDepth = 1024;
+constexpr long kThrottleDepth = 256;
 
 bool must_run_now(Thread* me, const TaskSpec& spec) {
   Team* team = me->team;

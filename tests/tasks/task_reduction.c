@@ -103,6 +103,19 @@ int main(void) {
   }
   CHECK_EQ_LONG(stotal, 13);
 
+  /* reduction(task, +) on scope. */
+  long sc = 0;
+#pragma omp parallel
+  {
+#pragma omp scope reduction(task, + : sc)
+    {
+      sc += 1;
+#pragma omp task in_reduction(+ : sc)
+      sc += 1000;
+    }
+  }
+  CHECK_EQ_LONG(sc, 1001L * omp_get_max_threads());
+
   /* taskloop reduction and taskloop in_reduction. */
   long tl = 0, tl_in = 0;
 #pragma omp parallel
