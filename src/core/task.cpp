@@ -111,9 +111,14 @@ void task_pool_free(Thread* me, void* p) {
 
 namespace {
 
+// The waker takes the whole sleeper count, so that the pushes that follow
+// while the woken threads get going make no further system call. A thread
+// that registered but did not sleep leaves the count high, which costs at
+// most one spare wake.
 inline void wake_sleepers(Team* team) {
   Futex& f = team->task_events;
-  if (f.sleepers.load(std::memory_order_seq_cst) != 0) {
+  if (f.sleepers.load(std::memory_order_seq_cst) != 0 &&
+      f.sleepers.exchange(0, std::memory_order_acq_rel) != 0) {
     f.value.fetch_add(1, std::memory_order_release);
     futex_wake(&f.value, INT_MAX);
   }
@@ -221,11 +226,10 @@ void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
     uint32_t v = f.value.load(std::memory_order_acquire);
     if (!done(ctx)) {
       if (!work_visible(team))
-        futex_wait(&f.value, v);
+        futex_wait(&f.value, v);  // the waker resets the sleeper count
       else if (ancestor)
         sched_yield_portable();  // work exists, but not ours to run
     }
-    f.sleepers.fetch_sub(1, std::memory_order_relaxed);
     idle = 0;
   }
 }
