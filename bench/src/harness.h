@@ -4,7 +4,7 @@
  * reference kernel runs `inner` calibrated delays; the test kernel runs the
  * same delays wrapped in `inner` instances of the construct. Both are timed
  * `outer` times, interleaved, and the overhead of one construct instance is
- * (test time - median reference time) / inner for each outer repetition.
+ * (test time - fastest reference time) / inner for each outer repetition.
  *
  * Only the constructs themselves go through the OpenMP runtime: timing,
  * delays and thread counting are plain C, so a runtime that lacks a routine

@@ -1,0 +1,237 @@
+"""Summary, tables, chart and validation of bench/run's results.
+
+Works on the results dictionary alone (the JSON file's content), so old
+result files can be re-rendered: `python3 -c 'import report; ...'`.
+"""
+
+import json
+import math
+
+REFERENCE_RUNTIMES = ["gomp", "omp"]
+# Overheads below this (timer and noise level) are raised to it before a
+# ratio is taken, so that two near-zero numbers do not make a huge ratio.
+RATIO_FLOOR_US = 0.02
+SCHEMA = "kite-bench/1"
+
+
+def write_results(f, data):
+    """Readable header, then one compact line per run: small, and a diff of
+    two result files lines up run by run."""
+    head = json.dumps({k: v for k, v in data.items() if k != "runs"}, indent=1)
+    runs = ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in data["runs"])
+    f.write(head[:-2] + ',\n "runs": [\n' + runs + "\n ]\n}\n")
+
+
+# --- summary, table, chart ----------------------------------------------------------
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    return None if n == 0 else (s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2]))
+
+
+def ratio(kite, best):
+    if kite is None or best is None:
+        return None
+    return max(kite, RATIO_FLOOR_US) / max(best, RATIO_FLOOR_US)
+
+
+def summarize(runs, variants, threads_list, constructs):
+    """Median over rounds of each run's median overhead, per construct,
+    thread count and variant; ratios of every Kite-based variant against
+    the best of libgomp and libomp. `variants`: name -> base runtime."""
+    summary = {}
+    for t in threads_list:
+        per_t = {}
+        for c in constructs:
+            row = {}
+            for name in variants:
+                mine = [r for r in runs if r["threads"] == t and r["construct"] == c and r["variant"] == name]
+                vals = [r["result"]["overhead_us"]["median"] for r in mine if r["status"] == "ok"]
+                if vals:
+                    row[name] = {"median_us": median(vals), "rounds_ok": len(vals), "rounds": len(mine)}
+                else:
+                    statuses = sorted({r["status"] for r in mine}) or ["not run"]
+                    row[name] = {"median_us": None, "status": "/".join(statuses),
+                                   "error": next((r.get("error") for r in mine if r.get("error")), None)}
+            refs = [row[n]["median_us"] for n in REFERENCE_RUNTIMES if n in row and row[n]["median_us"] is not None]
+            best = min(refs) if refs else None
+            row["best_reference_us"] = best
+            row["ratios"] = {name: ratio(row[name]["median_us"], best)
+                             for name, base in variants.items() if base == "kite"}
+            per_t[c] = row
+        summary[str(t)] = per_t
+    return summary
+
+
+def fmt_us(cell):
+    if cell["median_us"] is None:
+        st = cell.get("status", "n/a")
+        return "unsupported/failed" if st == "failed" else st
+    return f"{cell['median_us']:.3f}"
+
+
+def fmt_ratio(r):
+    if r is None:
+        return "–"
+    return f"**{r:.2f}!**" if r > 1.0 else f"{r:.2f}"
+
+
+def primary_variant(data):
+    """The Kite variant of the overview table and the chart."""
+    kite_variants = [n for n, v in data["variants"].items() if v["base"] == "kite"]
+    return "kite" if "kite" in kite_variants else (kite_variants[0] if kite_variants else None)
+
+
+def markdown_table(data):
+    variants = [n for n in data["variants"]]
+    kite_variants = [n for n, v in data["variants"].items() if v["base"] == "kite"]
+    primary = primary_variant(data)
+    lines = []
+    lines.append(f"Ratio {primary} / best-of(libgomp, libomp) of the median overhead per construct instance "
+                 f"(**bold!** = {primary} slower; – = no ratio: a side failed, is unsupported or did not run):")
+    lines.append("")
+    ts = list(data["summary"].keys())
+    lines.append("| construct | " + " | ".join(f"T={t}" for t in ts) + " |")
+    lines.append("|---|" + "---:|" * len(ts))
+    for c in data["construct_order"]:
+        cells = [fmt_ratio(data["summary"][t][c]["ratios"].get(primary)) for t in ts]
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    for t in ts:
+        lines.append("")
+        lines.append(f"Median overhead per construct instance, µs, {t} thread(s):")
+        lines.append("")
+        head = variants + [f"{k}/best" for k in kite_variants]
+        lines.append("| construct | " + " | ".join(head) + " |")
+        lines.append("|---|" + "---:|" * len(head))
+        for c in data["construct_order"]:
+            row = data["summary"][t][c]
+            cells = [fmt_us(row[v]) for v in variants] + [fmt_ratio(row["ratios"].get(k)) for k in kite_variants]
+            lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def svg_chart(data, variant="kite"):
+    """Horizontal bars of log2(ratio), one row per construct, one bar per
+    thread count; the axis at ratio 1 splits faster (left) from slower."""
+    ts = list(data["summary"].keys())
+    colors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"]
+    cons = data["construct_order"]
+    bar_h, gap, label_w, plot_w, top = 6, 6, 170, 560, 70
+    row_h = bar_h * len(ts) + gap
+    height = top + row_h * len(cons) + 40
+    width = label_w + plot_w + 50
+    lo, hi = -3.0, 3.0  # log2 range: 1/8x .. 8x
+    x_of = lambda v: label_w + (v - lo) / (hi - lo) * plot_w
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="11">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<text x="10" y="18" font-size="14" font-weight="bold">{variant} / best-of(libgomp, libomp): '
+           f'construct overhead ratio (log scale)</text>',
+           f'<text x="10" y="34" fill="#555">{esc(data["machine"]["cpu_model"])}, '
+           f'{data["machine"]["cores"]} cores, {esc(data["placement"]["description"])}, '
+           f'{data["settings"]["rounds"]} interleaved rounds, {esc(data["date"])}</text>']
+    for k, t in enumerate(ts):
+        x = label_w + k * 70
+        out.append(f'<rect x="{x}" y="44" width="10" height="10" fill="{colors[k % len(colors)]}"/>'
+                   f'<text x="{x + 14}" y="53">T={t}</text>')
+    out.append(f'<text x="{label_w + 300}" y="53" fill="#555">× = failed/unsupported</text>')
+    for g in range(int(lo), int(hi) + 1):
+        x = x_of(g)
+        label = f"{2 ** g:g}x" if g >= 0 else f"1/{2 ** -g:g}x"
+        out.append(f'<line x1="{x:.1f}" y1="{top - 6}" x2="{x:.1f}" y2="{height - 34}" '
+                   f'stroke="{"#000" if g == 0 else "#ddd"}" stroke-width="{1.5 if g == 0 else 1}"/>')
+        out.append(f'<text x="{x:.1f}" y="{height - 20}" text-anchor="middle">{label}</text>')
+    out.append(f'<text x="{x_of(0.1):.1f}" y="{height - 6}" fill="#a00">slower →</text>'
+               f'<text x="{x_of(-0.1):.1f}" y="{height - 6}" text-anchor="end" fill="#070">← faster</text>')
+    for i, c in enumerate(cons):
+        y0 = top + i * row_h
+        out.append(f'<text x="{label_w - 6}" y="{y0 + row_h / 2 + 2:.1f}" text-anchor="end">{esc(c)}</text>')
+        for k, t in enumerate(ts):
+            r = data["summary"][t][c]["ratios"].get(variant)
+            y = y0 + k * bar_h
+            color = colors[k % len(colors)]
+            if r is None:
+                out.append(f'<text x="{x_of(0) + 3:.1f}" y="{y + bar_h:.1f}" font-size="8" '
+                           f'fill="{color}">×</text>')
+                continue
+            v = max(lo, min(hi, math.log2(r)))
+            x0, x1 = sorted((x_of(0), x_of(v)))
+            out.append(f'<rect x="{x0:.1f}" y="{y}" width="{max(x1 - x0, 0.8):.1f}" height="{bar_h - 1}" '
+                       f'fill="{color}"><title>{esc(c)} T={t}: {r:.2f}</title></rect>')
+            if math.log2(r) > hi:  # off the scale: say by how much
+                out.append(f'<text x="{x_of(hi) + 3:.1f}" y="{y + bar_h:.1f}" font-size="7" '
+                           f'fill="{color}">{r:.0f}x</text>')
+            elif math.log2(r) < lo:
+                out.append(f'<text x="{x_of(lo) + 2:.1f}" y="{y + bar_h - 1:.1f}" font-size="6" '
+                           f'fill="white">{r:.3f}x</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def esc(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# --- validation (used by the smoke test) -------------------------------------------------
+
+def validate(path):
+    """Checks that a results file has the promised shape and that the
+    reference runtime produced real numbers."""
+    with open(path) as f:
+        data = json.load(f)
+    problems = []
+    for key in ("schema", "date", "machine", "placement", "settings", "variants", "runs", "summary",
+                "construct_order"):
+        if key not in data:
+            problems.append(f"missing key {key}")
+    if problems:
+        return problems
+    if data["schema"] != SCHEMA:
+        problems.append(f"schema {data['schema']!r} != {SCHEMA!r}")
+    for key in ("cores", "cpu_model", "kernel"):
+        if not data["machine"].get(key):
+            problems.append(f"machine.{key} missing")
+    if "description" not in data["placement"]:
+        problems.append("placement.description missing")
+    gomp = [r for r in data["runs"] if r["variant"] == "gomp"]
+    if not gomp:
+        problems.append("no libgomp runs")
+    if not any(r["status"] == "ok" for r in gomp):
+        problems.append("no libgomp run succeeded")
+    for r in gomp:
+        if r["status"] == "skipped":
+            continue  # --deadline: the run was cut short, not wrong
+        if r["status"] != "ok":
+            problems.append(f"libgomp {r['construct']} T={r['threads']}: {r['status']} {r.get('error', '')}")
+        elif not isinstance(r["result"]["overhead_us"]["median"], (int, float)):
+            problems.append(f"libgomp {r['construct']}: no numeric median")
+    for name, v in data["variants"].items():
+        if v["base"] == "kite" and v["unavailable"]:
+            problems.append(f"Kite variant {name} could not run: {v['unavailable']}")
+    expected = len(data["construct_order"]) * len(data["settings"]["threads"]) * data["settings"]["rounds"]
+    for name, v in data["variants"].items():
+        n = len([r for r in data["runs"] if r["variant"] == name])
+        if n != expected:
+            problems.append(f"variant {name}: {n} records, expected {expected} (one per construct, thread count, round)")
+    return problems
+
+
+def fmt_load(load):
+    return "/".join(f"{x:.2f}" for x in load) if load else "?"
+
+
+def machine_header(data):
+    m = data["machine"]
+    lines = [f"Machine: {m['cpu_model']}, {m['cores']} cores, kernel {m['kernel']}, {m['os']}, "
+             f"load average at start {fmt_load(m.get('loadavg_at_start'))}, at end {fmt_load(m.get('loadavg_at_end'))}",
+             f"Compiler: {m['compiler']} (-fopenmp -O2, linked against the system libgomp)",
+             f"Thread placement: {data['placement']['description']}",
+             f"Rounds: {data['settings']['rounds']} interleaved ({data['settings']['interleaving']}); "
+             f"thread counts {data['settings']['threads']} (more threads than {m['cores']} cores = oversubscribed)",
+             "Runtimes:"]
+    for name, v in data["variants"].items():
+        ident = v["identity"] or {}
+        state = f"UNAVAILABLE: {v['unavailable']}" if v["unavailable"] else f"{ident.get('runtime')} from {ident.get('library')}"
+        lines.append(f"  {name:<12} {state}  [{v['note']}]")
+    return "\n".join(lines) + "\n"
