@@ -37,12 +37,34 @@ void* worker_entry(void* arg) {
   return nullptr;
 }
 
+// Records of exited user threads, reused by the next new user thread so a
+// program that creates threads forever runs in bounded memory. A record is
+// never freed: tasks and stale team fields may still point at it, and its
+// task cache receives descriptors freed by other threads.
+Thread* g_spare_roots = nullptr;
+
 Thread* new_thread_record(bool worker) {
-  Thread* t = static_cast<Thread*>(xaligned_alloc(kCacheLine, sizeof(Thread)));
+  Thread* t = nullptr;
+  if (!worker) {
+    pthread_mutex_lock(&g_pool_lock);
+    t = g_spare_roots;
+    if (t) g_spare_roots = t->pool_next;
+    pthread_mutex_unlock(&g_pool_lock);
+  }
+  int gtid;
+  TaskCache* cache = nullptr;
+  if (t) {
+    gtid = t->gtid;
+    cache = t->task_cache;
+  } else {
+    t = static_cast<Thread*>(xaligned_alloc(kCacheLine, sizeof(Thread)));
+    gtid = g_next_gtid.fetch_add(1, std::memory_order_relaxed);
+  }
   memset(static_cast<void*>(t), 0, sizeof(Thread));
   new (&t->go) Futex();
   new (&t->cg_busy) std::atomic<int>(0);
-  t->gtid = g_next_gtid.fetch_add(1, std::memory_order_relaxed);
+  t->gtid = gtid;
+  t->task_cache = cache;
   t->is_worker = worker;
   t->place = -1;
   t->place_lo = 0;
@@ -162,16 +184,25 @@ void worker_loop(Thread* me) {
 void thread_exit_cleanup(void* arg) {
   Thread* me = static_cast<Thread*>(arg);
   if (me->is_worker) return;
-  if (me->hot_team && !me->hot_team->in_use) {
+  if (me->hot_team) {
+    if (me->hot_team->in_use) return;  // exited inside a region: keep everything
     release_workers(me->hot_team, 1);
     team_recycle(me->hot_team);
     me->hot_team = nullptr;
   }
+  // A later OpenMP call from another TLS destructor of this thread gets a
+  // fresh record.
+  tls_self = nullptr;
+  pthread_mutex_lock(&g_pool_lock);
+  me->pool_next = g_spare_roots;
+  g_spare_roots = me;
+  pthread_mutex_unlock(&g_pool_lock);
 }
 
 void atfork_child() {
   // Only the forking thread exists in the child: forget every other thread.
   g_pool_head = nullptr;
+  g_spare_roots = nullptr;
   pthread_mutex_init(&g_pool_lock, nullptr);
   g_live_workers.store(0);
   spin_config_for_threads(1);
@@ -274,7 +305,10 @@ Team* prepare_team(Thread* me, int n, int bind) {
     }
     team = nullptr;
   }
-  bool hot = team != nullptr || me->hot_team == nullptr;
+  // Only initial threads keep a hot team. A worker's reserved workers would
+  // be stranded once the worker itself goes back to the pool and serves
+  // other teams, and the pool would grow without bound.
+  bool hot = !me->is_worker && (team != nullptr || me->hot_team == nullptr);
   if (!team) team = team_alloc(n);
   if (hot) me->hot_team = team;
   // Shrink or grow the reserved workers to exactly n-1.
