@@ -245,7 +245,6 @@ void depend_release(Thread* me, Task* t) {
   }
   DepEdge* e = t->rt.successors;
   t->rt.successors = nullptr;
-  t->rt.deps_done = true;
   unlock_deps(parent);
   while (e) {
     DepEdge* next = e->next;

@@ -1,11 +1,12 @@
 // Explicit tasks: creation, execution, completion, and the waiting that
 // happens at task scheduling points (see task.h for the life cycle).
 //
-// Counting: a deferred task adds one to its parent's `children` (taskwait),
-// its taskgroup's `pending`, and its team's `task_pending` (barriers), and
-// removes them when it completes. A task holds a reference on its parent
-// until it is freed, so that the parent chain of any live task is live: the
-// tied-task constraint walks it, and completion writes into the parent.
+// Counting: a deferred task adds one child to its parent's `counts`
+// (taskwait), one to its taskgroup's `pending` and to its team's
+// `task_pending` (barriers), and removes them when it completes. A task also
+// holds a reference on an explicit parent until it is freed, so that the
+// parent chain of any live task is live: the tied-task constraint walks it,
+// and completion writes into the parent.
 #include "task.h"
 
 #include <climits>
@@ -395,7 +396,6 @@ Task* task_prepare(Thread* me, const TaskSpec& spec, void** argp) {
   rt.deps_lock.store(0, std::memory_order_relaxed);
   rt.npred.store(0, std::memory_order_relaxed);
   rt.detach.store(0, std::memory_order_relaxed);
-  rt.deps_done = false;
   rt.successors = nullptr;
   if (nrec) {
     t->rt.records = reinterpret_cast<DepRecord*>(block + sizeof(Task));

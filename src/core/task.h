@@ -61,7 +61,6 @@ struct TaskRuntime {
   std::atomic<int> deps_lock;  // guards `deps` and the children's edges
   std::atomic<int> npred;      // predecessors not complete (+1 while registering)
   std::atomic<int> detach;     // outstanding completion conditions (body, event)
-  bool deps_done;              // completed as far as dependences go
   DepEdge* successors;         // tasks waiting for this one (under parent's deps_lock)
 };
 
