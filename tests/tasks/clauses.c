@@ -75,6 +75,26 @@ int main(void) {
     CHECK_EQ_LONG(waited_b, 2);
   }
 
+  /* A firstprivate block larger than any descriptor size class. */
+  struct big {
+    int v[5000];
+  } big;
+  for (int i = 0; i < 5000; ++i) big.v[i] = i * 3;
+  long big_sum = 0;
+#pragma omp parallel shared(big_sum)
+#pragma omp single
+  {
+    for (int k = 0; k < 20; ++k) {
+#pragma omp task firstprivate(big) shared(big_sum)
+      {
+        long s = 0;
+        for (int i = 0; i < 5000; ++i) s += big.v[i];
+        __atomic_add_fetch(&big_sum, s, __ATOMIC_RELAXED);
+      }
+    }
+  }
+  CHECK_EQ_LONG(big_sum, 20L * 3 * 4999 * 5000 / 2);
+
   /* taskyield outside tasks and outside parallel is harmless. */
 #pragma omp taskyield
   KITE_TEST_END();
