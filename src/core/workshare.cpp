@@ -6,9 +6,11 @@ namespace kite {
 
 void WorkShareRing::reset() {
   for (uint32_t i = 0; i < kWorkShareRing; ++i) {
-    // Slot i first serves construct number i (sequence numbers start at 1
-    // and slot = seq % ring), so it starts out "finished" for seq i - ring.
-    uint32_t prev = i - kWorkShareRing;
+    // Sequence numbers start at 1 and slot = seq % ring, so slot i first
+    // serves construct i (slot 0: construct ring) and starts out "finished"
+    // for the construct one ring before that.
+    uint32_t first = i == 0 ? kWorkShareRing : i;
+    uint32_t prev = first - kWorkShareRing;
     slot[i].seq.store(prev, std::memory_order_relaxed);
     slot[i].ready.store(prev, std::memory_order_relaxed);
     slot[i].remaining.store(0, std::memory_order_relaxed);

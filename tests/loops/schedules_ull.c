@@ -1,0 +1,120 @@
+/* kite-test-threads: 1 2 4 8
+ * Every schedule kind over unsigned long long iteration spaces (gcc's
+ * GOMP_loop_ull_* entry points), upward and downward, across the 2^63
+ * boundary and up to the top of the range, with chunks near 2^64: each
+ * iteration runs exactly once. */
+#include "loop_check.h"
+
+#include <limits.h>
+
+typedef unsigned long long ull;
+static ull chunk;
+
+struct range { ull s, e, st; };
+
+/* Upward ranges: for (i = s; i < e; i += st); downward: i > e; i -= st.
+ * e - s + st must stay below 2^64 (gcc computes the trip count so), and i
+ * must not wrap around past e. */
+static const struct range up[] = {
+    {0, 1000, 1}, {3, 500, 3}, {7, 8, 1}, {5, 5, 1}, {10, 0, 1},
+    {ULLONG_MAX - 1000, ULLONG_MAX - 7, 7}, {(1ull << 63) - 500, (1ull << 63) + 500, 1},
+    {0, ULLONG_MAX - ULLONG_MAX / 50, ULLONG_MAX / 100}, {0, 3000, 1000000},
+};
+static const struct range down[] = {
+    {1000, 0, 1}, {500, 3, 3}, {8, 7, 1}, {5, 5, 1}, {0, 10, 1},
+    {ULLONG_MAX - 7, ULLONG_MAX - 1000, 7}, {(1ull << 63) + 500, (1ull << 63) - 500, 1},
+    {ULLONG_MAX - 7, ULLONG_MAX / 50, ULLONG_MAX / 100}, {3000000, 2000, 1000000},
+};
+
+static unsigned long long count_up(struct range r) {
+  if (r.s >= r.e) return 0;
+  ull d = r.e - r.s;
+  return (d + r.st - 1) / r.st;
+}
+static unsigned long long count_down(struct range r) {
+  if (r.s <= r.e) return 0;
+  ull d = r.s - r.e;
+  return (d + r.st - 1) / r.st;
+}
+
+#define LOOP_PAIR(NAME, CLAUSE)                                                 \
+  static void NAME##_up(struct range r) {                                       \
+    _Pragma("omp parallel") {                                                   \
+      _Pragma(CLAUSE) for (ull i = r.s; i < r.e; i += r.st)                     \
+          hit((i - r.s) / r.st);                                                \
+    }                                                                           \
+  }                                                                             \
+  static void NAME##_down(struct range r) {                                     \
+    _Pragma("omp parallel") {                                                   \
+      _Pragma(CLAUSE) for (ull i = r.s; i > r.e; i -= r.st)                     \
+          hit((r.s - i) / r.st);                                                \
+    }                                                                           \
+  }
+
+LOOP_PAIR(stat, "omp for schedule(static)")
+LOOP_PAIR(stat_c, "omp for schedule(static, chunk)")
+LOOP_PAIR(dyn, "omp for schedule(dynamic)")
+LOOP_PAIR(dyn_c, "omp for schedule(dynamic, chunk)")
+LOOP_PAIR(mono_dyn, "omp for schedule(monotonic: dynamic, chunk)")
+LOOP_PAIR(guided, "omp for schedule(guided)")
+LOOP_PAIR(guided_c, "omp for schedule(guided, chunk)")
+LOOP_PAIR(mono_guided, "omp for schedule(monotonic: guided, chunk)")
+LOOP_PAIR(runtime, "omp for schedule(runtime)")
+LOOP_PAIR(autos, "omp for schedule(auto)")
+LOOP_PAIR(ord_static, "omp for ordered schedule(static)")
+LOOP_PAIR(ord_dyn, "omp for ordered schedule(dynamic, chunk)")
+LOOP_PAIR(ord_guided, "omp for ordered schedule(guided, chunk)")
+LOOP_PAIR(ord_runtime, "omp for ordered schedule(runtime)")
+
+typedef void (*loop_fn)(struct range);
+/* huge: the kind may take chunk = ULLONG_MAX / 2. gcc schedules static loops
+ * inline, and its inline code multiplies the chunk by the team size. */
+struct kind { const char* name; loop_fn up, down; int huge; };
+#define KIND(N, H) {#N, N##_up, N##_down, H}
+static const struct kind kinds[] = {
+    KIND(stat, 0), KIND(stat_c, 0), KIND(dyn, 1), KIND(dyn_c, 1), KIND(mono_dyn, 1),
+    KIND(guided, 1), KIND(guided_c, 1), KIND(mono_guided, 1), KIND(runtime, 1),
+    KIND(autos, 0), KIND(ord_static, 1), KIND(ord_dyn, 1), KIND(ord_guided, 1),
+    KIND(ord_runtime, 1),
+};
+
+static const ull chunks[] = {1, 3, 64, 1000000, ULLONG_MAX / 2};
+
+/* runtime_only: only the kinds that read run-sched-var. */
+static void run_all(const char* label, int runtime_only) {
+  char what[160];
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k) {
+    if (runtime_only && !strstr(kinds[k].name, "runtime")) continue;
+    for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; ++c) {
+      chunk = chunks[c];
+      if (chunk == ULLONG_MAX / 2 && !kinds[k].huge) continue;
+      for (size_t r = 0; r < sizeof up / sizeof up[0]; ++r) {
+        snprintf(what, sizeof what, "%s %s chunk=%llu up[%zu]", label, kinds[k].name, chunk, r);
+        hits_reset();
+        kinds[k].up(up[r]);
+        hits_ok(count_up(up[r]), what);
+        snprintf(what, sizeof what, "%s %s chunk=%llu down[%zu]", label, kinds[k].name, chunk, r);
+        hits_reset();
+        kinds[k].down(down[r]);
+        hits_ok(count_down(down[r]), what);
+      }
+    }
+  }
+}
+
+int main(void) {
+  KITE_TEST_BEGIN();
+  /* run-sched-var through omp_set_schedule, every kind and some chunks. */
+  static const struct { omp_sched_t k; int c; } rs[] = {
+      {omp_sched_static, 0},  {omp_sched_static, 5},  {omp_sched_dynamic, 0},
+      {omp_sched_dynamic, 7}, {omp_sched_guided, 0},  {omp_sched_guided, 3},
+      {omp_sched_auto, 0},    {(omp_sched_t)(omp_sched_dynamic | omp_sched_monotonic), 2},
+  };
+  for (size_t i = 0; i < sizeof rs / sizeof rs[0]; ++i) {
+    omp_set_schedule(rs[i].k, rs[i].c);
+    char label[32];
+    snprintf(label, sizeof label, "run-sched %d,%d", (int)rs[i].k, rs[i].c);
+    run_all(label, i > 0);
+  }
+  KITE_TEST_END();
+}
