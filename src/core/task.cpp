@@ -30,7 +30,6 @@ namespace {
 
 constexpr int kPoolClasses = 5;
 constexpr size_t kPoolSize[kPoolClasses] = {128, 512, 1024, 2048, 4096};
-static_assert(sizeof(Task) + kCacheLine <= 512, "a task with a small argument block fits the 512-byte class");
 
 struct alignas(kCacheLine) PoolHeader {  // keeps a Task in a block line-aligned
   TaskCache* owner;  // null for a plain malloc block
@@ -45,6 +44,13 @@ struct PoolLink {
 
 struct TaskCache {
   PoolLink* local[kPoolClasses];
+  // Blocks of another thread's pool freed here, sent back in batches (one
+  // compare-and-swap on the owner's line per batch, not per block).
+  TaskCache* out_owner;
+  int out_cls;
+  int out_count;
+  PoolLink* out_head;
+  PoolLink* out_tail;
   alignas(kCacheLine) std::atomic<PoolLink*> remote[kPoolClasses];
 };
 
@@ -87,6 +93,24 @@ void* task_pool_alloc(Thread* me, size_t bytes) {
   return h + 1;
 }
 
+namespace {
+
+constexpr int kReturnBatch = 32;
+
+void return_batch(TaskCache* c) {
+  if (!c->out_head) return;
+  std::atomic<PoolLink*>& remote = c->out_owner->remote[c->out_cls];
+  PoolLink* head = remote.load(std::memory_order_relaxed);
+  do {
+    c->out_tail->next = head;
+  } while (!remote.compare_exchange_weak(head, c->out_head, std::memory_order_release,
+                                         std::memory_order_relaxed));
+  c->out_head = c->out_tail = nullptr;
+  c->out_count = 0;
+}
+
+}  // namespace
+
 void task_pool_free(Thread* me, void* p) {
   PoolHeader* h = static_cast<PoolHeader*>(p) - 1;
   if (h->cls < 0) {
@@ -96,16 +120,24 @@ void task_pool_free(Thread* me, void* p) {
   TaskCache* owner = h->owner;
   int cls = h->cls;
   PoolLink* b = reinterpret_cast<PoolLink*>(h);
-  if (me && me->task_cache == owner) {
+  TaskCache* c = cache_of(me);
+  if (c == owner) {
     b->next = owner->local[cls];
     owner->local[cls] = b;
     return;
   }
-  PoolLink* head = owner->remote[cls].load(std::memory_order_relaxed);
-  do {
-    b->next = head;
-  } while (!owner->remote[cls].compare_exchange_weak(head, b, std::memory_order_release,
-                                                      std::memory_order_relaxed));
+  if (c->out_head && (c->out_owner != owner || c->out_cls != cls)) return_batch(c);
+  c->out_owner = owner;
+  c->out_cls = cls;
+  b->next = c->out_head;
+  c->out_head = b;
+  if (!c->out_tail) c->out_tail = b;
+  if (++c->out_count >= kReturnBatch) return_batch(c);
+}
+
+// A thread about to sleep sends back what it holds of other pools.
+void task_pool_flush(Thread* me) {
+  if (me->task_cache) return_batch(me->task_cache);
 }
 
 // --- waking and waiting ------------------------------------------------------
@@ -221,6 +253,7 @@ void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
         cpu_relax();
       continue;
     }
+    task_pool_flush(me);
     Futex& f = team->task_events;
     f.sleepers.fetch_add(1, std::memory_order_seq_cst);
     std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -257,15 +290,23 @@ void task_wait_all_team_tasks(Thread* me, Team* team) {
 
 namespace {
 
-// Clears the general part of a descriptor. Plain stores: a `rep stos`,
-// which memset becomes at this size, costs more to start than the work.
+// Clears every field of a descriptor outside TaskRuntime (fields others
+// add to Task start at zero). Plain stores: a `rep stos`, which memset
+// becomes at this size, costs more to start than the work.
 inline void clear_general_part(Task* t) {
   typedef long long v2 __attribute__((vector_size(16)));
-  static_assert(offsetof(Task, rt) % sizeof(v2) == 0 && alignof(Task) >= sizeof(v2));
+  constexpr size_t kHead = offsetof(Task, rt);
+  constexpr size_t kTail = offsetof(Task, rt) + sizeof(TaskRuntime);
+  static_assert(kHead % sizeof(v2) == 0 && kTail % sizeof(v2) == 0 &&
+                sizeof(Task) % sizeof(v2) == 0 && alignof(Task) >= sizeof(v2));
   v2* q = reinterpret_cast<v2*>(t);
-  for (size_t i = 0; i < offsetof(Task, rt) / sizeof(v2); ++i) {
+  for (size_t i = 0; i < kHead / sizeof(v2); ++i) {
     q[i] = v2{0, 0};
     asm volatile("" ::: "memory");  // keeps the loop from turning into memset
+  }
+  for (size_t i = kTail / sizeof(v2); i < sizeof(Task) / sizeof(v2); ++i) {
+    q[i] = v2{0, 0};
+    asm volatile("" ::: "memory");
   }
 }
 
@@ -379,10 +420,7 @@ Task* task_prepare(Thread* me, const TaskSpec& spec, void** argp) {
   void* arg = reinterpret_cast<void*>(a);
 
   // The hottest path of task creation: zero only the general part of the
-  // descriptor (fields others may add there start at zero), and set the
-  // tasking part field by field.
-  static_assert(offsetof(Task, rt) + sizeof(TaskRuntime) == sizeof(Task),
-                "TaskRuntime must stay the last member of Task (see task_prepare)");
+  // descriptor, and set the tasking part field by field.
   clear_general_part(t);
   t->icv = parent->icv;
   t->parent = parent;
@@ -495,7 +533,7 @@ bool must_run_now(Thread* me, const TaskSpec& spec) {
   if (!spec.if_clause || !team || me->task->final) return true;
   if (spec.depend || spec.detach) return false;  // inline would risk waiting on ourselves
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
-  return tt && tt->deques[me->tid].size() >= kThrottleDepth;
+  return tt && tt->deques[me->tid].owner_holds_at_least(kThrottleDepth);
 }
 
 }  // namespace

@@ -121,6 +121,7 @@ void task_implicit_end(Task* implicit);
 // Blocks from the calling thread's pool (per-thread free lists).
 void* task_pool_alloc(Thread* me, size_t bytes);
 void task_pool_free(Thread* me, void* p);
+void task_pool_flush(Thread* me);  // returns blocks held for other threads
 // Queues a task whose predecessors are complete.
 void task_make_ready(Thread* me, Task* t);
 // Runs a prepared task inline (undeferred / included).

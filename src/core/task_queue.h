@@ -42,9 +42,18 @@ struct alignas(kCacheLine) TaskDeque {
   std::atomic<long> top;     // next to steal
   alignas(kCacheLine) std::atomic<long> bottom;  // next free slot (owner's)
   std::atomic<TaskRing*> ring;
+  long top_seen;             // owner's last look at `top` (top never decreases)
 
   long size() const {
     return bottom.load(std::memory_order_seq_cst) - top.load(std::memory_order_seq_cst);
+  }
+  // Owner only: does the deque hold at least n tasks? Reads the thieves'
+  // line only when its last look at it allows that many.
+  bool owner_holds_at_least(long n) {
+    long b = bottom.load(std::memory_order_relaxed);
+    if (b - top_seen < n) return false;
+    top_seen = top.load(std::memory_order_relaxed);
+    return b - top_seen >= n;
   }
   // Owner only. The seq_cst store of `bottom` orders the push before a
   // following check for sleeping threads (see task_notify_after_publish).
