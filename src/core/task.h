@@ -64,6 +64,9 @@ struct TaskRuntime {
   DepEdge* successors;         // tasks waiting for this one (under parent's deps_lock)
 };
 
+// Untied tasks are scheduled as tied ones (a tied schedule is a valid one
+// for an untied task: it never resumes on another thread); mergeable tasks
+// are never merged. Both flags are kept for tools.
 enum TaskFlag : uint8_t {
   kTaskUntied = 1,
   kTaskUndeferred = 2,   // runs inline on its creator; not in the team count
