@@ -226,6 +226,7 @@ def machine_header(data):
     lines = [f"Machine: {m['cpu_model']}, {m['cores']} cores, kernel {m['kernel']}, {m['os']}, "
              f"load average at start {fmt_load(m.get('loadavg_at_start'))}, at end {fmt_load(m.get('loadavg_at_end'))}",
              f"Compiler: {m['compiler']} (-fopenmp -O2, linked against the system libgomp)",
+             f"Kite source: {data['settings'].get('source_revision', '?')}, built in {data['settings'].get('kite_build')}",
              f"Thread placement: {data['placement']['description']}",
              f"Rounds: {data['settings']['rounds']} interleaved ({data['settings']['interleaving']}); "
              f"thread counts {data['settings']['threads']} (more threads than {m['cores']} cores = oversubscribed)",
