@@ -528,13 +528,18 @@ namespace {
 // already holds enough parallelism, and memory stays bounded.
 constexpr long kThrottleDepth = 256;
 
-bool must_run_now(Thread* me, const TaskSpec& spec) {
+}  // namespace
+
+bool task_must_run_now(Thread* me, const TaskSpec& spec) {
   Team* team = me->team;
   if (!spec.if_clause || !team || me->task->final) return true;
   if (spec.depend || spec.detach) return false;  // inline would risk waiting on ourselves
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
   return tt && tt->deques[me->tid].owner_holds_at_least(kThrottleDepth);
 }
+
+namespace {
+
 
 }  // namespace
 
@@ -597,7 +602,7 @@ void task_spawn(Thread* me, const TaskSpec& spec) {
     return;
   }
   void* arg;
-  bool now = must_run_now(me, spec);
+  bool now = task_must_run_now(me, spec);
   Task* t = task_prepare(me, spec, &arg);
   if (now)
     task_run_now(me, t);

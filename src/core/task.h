@@ -127,6 +127,9 @@ void task_pool_free(Thread* me, void* p);
 void task_pool_flush(Thread* me);  // returns blocks held for other threads
 // Queues a task whose predecessors are complete.
 void task_make_ready(Thread* me, Task* t);
+// Should a new task run inline now (if(0), final parent, no team, or the
+// caller's deque is long enough that more queueing buys nothing)?
+bool task_must_run_now(Thread* me, const TaskSpec& spec);
 // Runs a prepared task inline (undeferred / included).
 void task_run_now(Thread* me, Task* t);
 // Runs tasks (tied-task constraint respected) until done(ctx); sleeps on

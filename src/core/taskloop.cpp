@@ -77,13 +77,13 @@ void taskloop(Thread* me, const TaskloopSpec& spec) {
     if (spec.reduction) task_reduction_register(me, static_cast<uintptr_t**>(spec.task.data)[2]);
   }
 
-  const bool now = !spec.task.if_clause || !team || me->task->final;
   ull step = static_cast<ull>(spec.step);
   ull at = static_cast<ull>(spec.start);
   for (ull i = 0; i < ntasks; ++i) {
     ull count = per + (i < extra ? 1 : 0);
     if (spec.strict && spec.grainsize && i == ntasks - 1) count = last;
     void* arg;
+    const bool now = task_must_run_now(me, spec.task);
     Task* t = task_prepare(me, spec.task, &arg);
     ull* bounds = static_cast<ull*>(arg);
     bounds[0] = at;

@@ -56,6 +56,21 @@ int main(void) {
     }
   }
   CHECK_EQ_LONG(after, 0);
+
+  /* cancel taskgroup inside a taskloop cancels the taskloop's tasks. */
+  int iters = 0;
+#pragma omp parallel shared(iters)
+#pragma omp single
+  {
+#pragma omp taskloop grainsize(1) shared(iters)
+    for (int i = 0; i < 4000; ++i) {
+      if (i == 0) {
+#pragma omp cancel taskgroup
+      }
+      __atomic_add_fetch(&iters, 1, __ATOMIC_RELAXED);
+    }
+  }
+  CHECK(iters < 4000);
   (void)saw_cancel;
   KITE_TEST_END();
 }
