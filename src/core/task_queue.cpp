@@ -61,27 +61,49 @@ TeamTasks* team_tasks(Team* team) {
   return tt;
 }
 
+namespace {
+constexpr int kPrioLevels = 64;
+inline int level_of(const Task* t) {
+  return t->rt.priority < kPrioLevels ? t->rt.priority : kPrioLevels - 1;
+}
+}  // namespace
+
 void prio_push(TeamTasks* tt, Task* t) {
+  int l = level_of(t);
+  t->rt.next = nullptr;
   tt->prio_lock.lock();
-  Task** link = &tt->prio_head;
-  while (*link && (*link)->rt.priority >= t->rt.priority) link = &(*link)->rt.next;
-  t->rt.next = *link;
-  *link = t;
+  if (tt->prio_tail[l])
+    tt->prio_tail[l]->rt.next = t;
+  else
+    tt->prio_head[l] = t;
+  tt->prio_tail[l] = t;
+  tt->prio_levels |= uint64_t(1) << l;
   tt->prio_count.fetch_add(1, std::memory_order_seq_cst);
   tt->prio_lock.unlock();
 }
 
 Task* prio_pop(TeamTasks* tt, Task* ancestor) {
   tt->prio_lock.lock();
-  Task** link = &tt->prio_head;
-  while (*link && ancestor && !task_is_descendant(*link, ancestor)) link = &(*link)->rt.next;
-  Task* t = *link;
-  if (t) {
-    *link = t->rt.next;
-    tt->prio_count.fetch_sub(1, std::memory_order_relaxed);
+  Task* found = nullptr;
+  for (uint64_t levels = tt->prio_levels; levels && !found;) {
+    int l = 63 - __builtin_clzll(levels);
+    levels &= ~(uint64_t(1) << l);
+    Task* prev = nullptr;
+    for (Task* c = tt->prio_head[l]; c; prev = c, c = c->rt.next) {
+      if (ancestor && !task_is_descendant(c, ancestor)) continue;
+      if (prev)
+        prev->rt.next = c->rt.next;
+      else
+        tt->prio_head[l] = c->rt.next;
+      if (tt->prio_tail[l] == c) tt->prio_tail[l] = prev;
+      if (!tt->prio_head[l]) tt->prio_levels &= ~(uint64_t(1) << l);
+      found = c;
+      break;
+    }
   }
+  if (found) tt->prio_count.fetch_sub(1, std::memory_order_relaxed);
   tt->prio_lock.unlock();
-  return t;
+  return found;
 }
 
 }  // namespace kite

@@ -71,8 +71,12 @@ struct alignas(kCacheLine) TaskDeque {
 struct TeamTasks {
   int capacity;              // deques[] size (the team's thread capacity)
   TaskDeque* deques;
+  // The team queue: one FIFO per priority level (priorities above the last
+  // level share it), and a bit per non-empty level.
   alignas(kCacheLine) SpinLock prio_lock;
-  Task* prio_head;           // highest priority first, FIFO among equals
+  uint64_t prio_levels;
+  Task* prio_head[64];
+  Task* prio_tail[64];
   std::atomic<int> prio_count;
 };
 

@@ -34,5 +34,24 @@ int main(void) {
   CHECK_EQ_LONG(bad, 0);
   CHECK(chain_ok);
   CHECK_EQ_LONG(chain, 100);
+
+  /* One thread: queued tasks start highest priority first (Kite honours
+   * the hint exactly when one thread picks from a full queue). */
+  if (omp_get_max_threads() == 1) {
+    int order[40], n = 0;
+#pragma omp parallel shared(order, n)
+#pragma omp single
+    {
+      for (int i = 0; i < 40; ++i) {
+#pragma omp task priority(1 + i % 8) firstprivate(i) shared(order, n)
+        order[n++] = 1 + i % 8;
+      }
+#pragma omp taskwait
+    }
+    CHECK_EQ_LONG(n, 40);
+    int inversions = 0;
+    for (int i = 1; i < n; ++i) inversions += order[i] > order[i - 1];
+    CHECK_EQ_LONG(inversions, 0);
+  }
   KITE_TEST_END();
 }
