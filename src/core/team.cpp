@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ompt/callbacks.h"
 #include "places.h"
 
 namespace kite {
@@ -28,11 +29,13 @@ std::atomic<int> g_live_workers{0};  // runtime-created threads
 pthread_key_t g_thread_key;          // runs cleanup when a user thread exits
 
 void worker_loop(Thread* me);
+Futex g_workers_ended;  // bumped by each worker that end_idle_workers() ended
 
 void* worker_entry(void* arg) {
   Thread* me = static_cast<Thread*>(arg);
   tls_self = me;
   pthread_setspecific(g_thread_key, me);
+  ompt::on_worker_begin(me);
   worker_loop(me);
   return nullptr;
 }
@@ -162,7 +165,8 @@ void run_implicit_task(Thread* me, Team* team, int tid) {
     me->place_hi = pa.hi;
   }
   affinity_on_region_start(me);
-  team->fn(team->data);
+  ompt::on_implicit_task_begin(me, team, tid);
+  ompt::run_outlined(team->fn, team->data, me->task);
 }
 
 void worker_loop(Thread* me) {
@@ -171,21 +175,29 @@ void worker_loop(Thread* me) {
     wait_until(me->go, [&] { return me->go.load() != seen; });
     seen = me->go.load();
     Team* team = me->next_team;
+    if (KITE_UNLIKELY(team == nullptr)) break;  // end_idle_workers()
     int tid = me->next_tid;
     run_implicit_task(me, team, tid);
+    ompt::on_region_barrier_begin(me, team);
     team_barrier(me);
+    ompt::on_region_barrier_end(me, team);
     me->team = nullptr;
     me->task = nullptr;
+    ompt::on_worker_idle(me);
     // Last touch of the team: the primary may reuse it right after.
     team->done.add_and_wake(1);
   }
+  ompt::on_worker_end(me);
+  g_live_workers.fetch_sub(1, std::memory_order_relaxed);
+  g_workers_ended.add_and_wake(1);
 }
 
 void thread_exit_cleanup(void* arg) {
   Thread* me = static_cast<Thread*>(arg);
   if (me->is_worker) return;
+  if (me->hot_team && me->hot_team->in_use) return;  // exited inside a region: keep everything
+  ompt::on_initial_thread_end(me);
   if (me->hot_team) {
-    if (me->hot_team->in_use) return;  // exited inside a region: keep everything
     release_workers(me->hot_team, 1);
     team_recycle(me->hot_team);
     me->hot_team = nullptr;
@@ -239,6 +251,7 @@ Thread* self_slow() {
   tls_self = t;
   pthread_setspecific(g_thread_key, t);
   places_init_initial_thread(t);
+  ompt::on_initial_thread(t);
   return t;
 }
 
@@ -351,8 +364,13 @@ Team* prepare_team(Thread* me, int n, int bind) {
 
 }  // namespace
 
-void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data) {
+namespace {
+
+// `runtime_invokes`: the runtime calls fn on the primary (GOMP_parallel),
+// rather than the program (GOMP_parallel_start); tools see it in the flags.
+void start_region(const ForkSpec& spec, void (*fn)(void*), void* data, bool runtime_invokes) {
   Thread* me = self();
+  ompt::on_fork_enter(me, spec.enter_frame);
   int n = reserve_team_threads(me, threads_for_region(spec, me));
   int bind = spec.proc_bind >= 0 ? spec.proc_bind : me->task->icv.bind;
   Team* team = prepare_team(me, n, bind);
@@ -369,6 +387,12 @@ void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data) {
   s.ord_held = me->ord_held;
   s.place_lo = me->place_lo;
   s.place_hi = me->place_hi;
+  if (ompt::active()) {
+    team->ompt.flags = (runtime_invokes ? ompt_parallel_invoker_runtime
+                                        : ompt_parallel_invoker_program) |
+                       ompt_parallel_team;
+    ompt::on_parallel_begin(me, team, spec);
+  }
   for (int i = 1; i < n; ++i) {
     Thread* w = team->threads[i];
     w->next_team = team;
@@ -386,13 +410,22 @@ void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data) {
     me->place_hi = team->places[0].hi;
   }
   affinity_on_region_start(me);
+  ompt::on_implicit_task_begin(me, team, 0);
+}
+
+}  // namespace
+
+void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data) {
+  start_region(spec, fn, data, false);
 }
 
 void parallel_end() {
   Thread* me = self();
   Team* team = me->team;
   int n = team->nthreads;
+  ompt::on_region_barrier_begin(me, team);
   team_barrier(me);
+  ompt::on_region_barrier_end(me, team);
   // Every worker bumps `done` as its last touch of the team.
   wait_until(team->done, [&] { return int(team->done.load()) == n - 1; });
   // Only a cancelled region gets here with tasks left (its barriers were
@@ -414,6 +447,7 @@ void parallel_end() {
   me->ord_held = s.ord_held;
   me->place_lo = s.place_lo;
   me->place_hi = s.place_hi;
+  ompt::on_parallel_end(me, team);
   team->in_use = false;
   if (me->hot_team != team) {
     release_workers(team, 1);
@@ -422,8 +456,8 @@ void parallel_end() {
 }
 
 void parallel(const ForkSpec& spec, void (*fn)(void*), void* data) {
-  parallel_start(spec, fn, data);
-  fn(data);
+  start_region(spec, fn, data, true);
+  ompt::run_outlined(fn, data, tls_self->task);
   parallel_end();
 }
 
@@ -472,6 +506,42 @@ void team_barrier(Thread* me) {
   }
   if (team->cancelled.load(std::memory_order_acquire)) return;
   barrier_with_tasks(me, team);
+}
+
+void explicit_barrier(Thread* me, const void* codeptr_ra, void* enter_frame) {
+  ompt::on_explicit_barrier(me, ompt_scope_begin, codeptr_ra, enter_frame);
+  team_barrier(me);
+  ompt::on_explicit_barrier(me, ompt_scope_end, codeptr_ra, enter_frame);
+}
+
+bool explicit_barrier_cancellable(Thread* me, const void* codeptr_ra, void* enter_frame) {
+  ompt::on_explicit_barrier(me, ompt_scope_begin, codeptr_ra, enter_frame);
+  bool cancelled = team_barrier_cancellable(me);
+  ompt::on_explicit_barrier(me, ompt_scope_end, codeptr_ra, enter_frame);
+  return cancelled;
+}
+
+// Workers waiting for work are in the idle pool, or reserved in the hot
+// team of the calling thread; reserved workers of other threads' hot teams
+// may be handed a region at any moment, so they are left alone.
+int end_idle_workers() {
+  Thread* me = tls_self;
+  if (me && me->hot_team && !me->hot_team->in_use) release_workers(me->hot_team, 1);
+  pthread_mutex_lock(&g_pool_lock);
+  Thread* list = g_pool_head;
+  g_pool_head = nullptr;
+  pthread_mutex_unlock(&g_pool_lock);
+  uint32_t base = g_workers_ended.load();
+  int count = 0;
+  for (Thread* t = list; t;) {
+    Thread* next = t->pool_next;
+    t->next_team = nullptr;
+    t->go.add_and_wake(1);
+    ++count;
+    t = next;
+  }
+  wait_until(g_workers_ended, [&] { return g_workers_ended.load() - base == uint32_t(count); });
+  return count;
 }
 
 bool team_barrier_cancellable(Thread* me) {

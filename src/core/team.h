@@ -6,6 +6,7 @@
 
 #include "barrier.h"
 #include "icv.h"
+#include "ompt/state.h"
 #include "task.h"
 #include "wait.h"
 #include "workshare.h"
@@ -27,6 +28,7 @@ struct Task {
   bool final;   // inside a final task (omp_in_final)
   int pending_children;  // explicit children not yet complete (taskwait)
   TaskRuntime rt;        // explicit tasking state (task.h)
+  ompt::TaskState ompt;  // tool data and frames (src/ompt/state.h)
 };
 
 // A team: the threads executing one parallel region.
@@ -76,6 +78,7 @@ struct Team {
   alignas(kCacheLine) Futex task_events;
   std::atomic<TeamTasks*> tasks;  // ready queues, created on first task
   std::atomic<int> ws_cancelled;  // a loop/sections construct was cancelled
+  ompt::TeamState ompt;  // tool data of the parallel region (src/ompt/state.h)
 };
 
 // Per-thread record, reachable from initial-exec TLS (see self()).
@@ -108,6 +111,7 @@ struct alignas(kCacheLine) Thread {
   // Host teams construct: the league this thread's initial task belongs to.
   int league_num, league_size;
   TaskCache* task_cache;  // free lists for task descriptors (task.cpp)
+  ompt::ThreadState ompt;  // tool data and state (src/ompt/state.h)
 };
 
 extern __thread Thread* tls_self __attribute__((tls_model("initial-exec")));
@@ -128,6 +132,10 @@ struct ForkSpec {
   int num_threads;   // 0 = use nthreads-var
   int proc_bind;     // -1 = use bind-var
   bool if_clause;    // false = serialized
+  // Captured at the ABI boundary for tools: the return address into user
+  // code, and the canonical frame address of the runtime entry point.
+  const void* codeptr_ra = nullptr;
+  void* enter_frame = nullptr;
 };
 
 // Runs fn(data) on a new team; the caller is thread 0 and returns after the
@@ -147,6 +155,13 @@ void teams(void (*fn)(void*), void* data, int num_teams, int thread_limit);
 
 // --- barriers ------------------------------------------------------------
 void team_barrier(Thread* self);  // explicit or implicit barrier
+// The barrier construct (OMPT sync_region barrier_explicit around
+// team_barrier); codeptr_ra and enter_frame as in ForkSpec.
+void explicit_barrier(Thread* self, const void* codeptr_ra, void* enter_frame);
+bool explicit_barrier_cancellable(Thread* self, const void* codeptr_ra, void* enter_frame);
+// Tool shutdown: ends every worker that waits for work (OMPT thread_end on
+// each), so the tool's finalizer runs after them. Returns how many ended.
+int end_idle_workers();
 // Barrier that observes parallel cancellation; returns true if cancelled.
 bool team_barrier_cancellable(Thread* self);
 

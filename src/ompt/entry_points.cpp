@@ -1,0 +1,264 @@
+// The runtime entry points a tool finds through its lookup function
+// (OpenMP 5.2 §19.6), and callback registration.
+//
+// Every inquiry is async-signal-safe: it reads the calling thread's record
+// through tls_self (initial-exec TLS, never created lazily here) and
+// records reachable from it, with no lock and no allocation. A thread the
+// runtime has no record of answers "none" (NULL, 0, -1 or
+// ompt_state_undefined, as each entry point specifies).
+#include <sched.h>
+#include <string.h>
+
+#include "core/places.h"
+#include "ompt/callbacks.h"
+
+extern "C" int omp_get_num_devices(void);
+
+namespace kite {
+namespace ompt {
+
+namespace {
+
+// --- registration ----------------------------------------------------------
+
+// What ompt_set_callback promises for each event: ompt_set_always only where
+// every occurrence is dispatched, ompt_set_sometimes where some occurrences
+// are (the rest is listed in docs of this step), ompt_set_never elsewhere.
+ompt_set_result_t availability(int e) {
+  switch (e) {
+    case ompt_callback_thread_begin:
+    case ompt_callback_thread_end:
+      return ompt_set_always;
+    // Parallel constructs, yes; the league of a teams construct and the
+    // initial tasks of teams and target regions, not yet.
+    case ompt_callback_parallel_begin:
+    case ompt_callback_parallel_end:
+    case ompt_callback_implicit_task:
+    // Explicit barriers and the implicit barrier of a parallel region, yes;
+    // worksharing barriers, taskwait, taskgroup and reductions, not yet.
+    case ompt_callback_sync_region:
+    case ompt_callback_sync_region_wait:
+      return ompt_set_sometimes;
+    default:
+      return ompt_set_never;
+  }
+}
+
+ompt_set_result_t set_callback(ompt_callbacks_t event, ompt_callback_t cb) {
+  int e = int(event);
+  if (e < 1 || e > kMaxEvent) return ompt_set_error;
+  ompt_set_result_t r = availability(e);
+  // A callback that would never be called is not registered, so
+  // ompt_get_callback does not report it either.
+  g_callbacks.fn[e] = r == ompt_set_never ? nullptr : cb;
+  return r;
+}
+
+int get_callback(ompt_callbacks_t event, ompt_callback_t* cb) {
+  int e = int(event);
+  if (e < 1 || e > kMaxEvent || !g_callbacks.fn[e]) return 0;
+  if (cb) *cb = g_callbacks.fn[e];
+  return 1;
+}
+
+// --- enumerations ----------------------------------------------------------
+
+struct Named {
+  int value;
+  const char* name;
+};
+
+const Named kStates[] = {
+#define KITE_STATE(name, value) {value, #name},
+    FOREACH_OMPT_STATE(KITE_STATE)
+#undef KITE_STATE
+};
+
+// Kite's locks and critical sections spin briefly, then sleep on a futex.
+const Named kMutexImpls[] = {
+    {1, "kite_spin_futex"},
+};
+
+// `start` is the value a tool begins with; it is not itself enumerated.
+template <size_t N>
+int enumerate(const Named (&list)[N], int start, int current, int* next, const char** name) {
+  size_t i = 0;
+  if (current != start) {
+    while (i < N && list[i].value != current) ++i;
+    if (i == N) return 0;  // not a value this runtime handed out
+    ++i;
+  }
+  while (i < N && list[i].value == start) ++i;
+  if (i >= N) return 0;
+  if (next) *next = list[i].value;
+  if (name) *name = list[i].name;
+  return 1;
+}
+
+int enumerate_states(int current, int* next, const char** name) {
+  return enumerate(kStates, ompt_state_undefined, current, next, name);
+}
+
+int enumerate_mutex_impls(int current, int* next, const char** name) {
+  return enumerate(kMutexImpls, ompt_mutex_impl_none, current, next, name);
+}
+
+// --- threads and places ----------------------------------------------------
+
+ompt_data_t* get_thread_data() {
+  Thread* me = tls_self;
+  return me ? &me->ompt.thread_data : nullptr;
+}
+
+int get_num_procs() { return g_icv.num_procs; }
+
+int get_num_places() { return places_count(); }
+
+int get_place_proc_ids(int place, int ids_size, int* ids) {
+  if (ids_size < 0 || (ids_size > 0 && !ids)) ids_size = 0;
+  return place_procs(place, ids, ids_size);
+}
+
+int get_place_num() {
+  Thread* me = tls_self;
+  if (!me || places_count() == 0) return -1;
+  return me->place;
+}
+
+int get_partition_place_nums(int size, int* nums) {
+  Thread* me = tls_self;
+  if (!me || places_count() == 0) return 0;
+  int n = me->place_hi - me->place_lo + 1;
+  for (int i = 0; i < n && i < size && nums; ++i) nums[i] = me->place_lo + i;
+  return n;
+}
+
+int get_proc_id() { return sched_getcpu(); }
+
+// --- state, regions, tasks -------------------------------------------------
+
+int get_state(ompt_wait_id_t* wait_id) {
+  Thread* me = tls_self;
+  if (!me) {
+    if (wait_id) *wait_id = ompt_wait_id_none;
+    return ompt_state_undefined;
+  }
+  if (wait_id) *wait_id = me->ompt.wait_id;
+  return me->ompt.state;
+}
+
+int get_parallel_info(int level, ompt_data_t** parallel_data, int* team_size) {
+  Thread* me = tls_self;
+  if (!me || !me->task || level < 0) return 0;
+  Team* t = me->team;
+  Team* outermost = nullptr;
+  for (int i = 0; i < level; ++i) {
+    if (!t) return 0;
+    outermost = t;
+    t = t->parent;
+  }
+  if (t) {
+    if (parallel_data) *parallel_data = &t->ompt.parallel_data;
+    if (team_size) *team_size = t->nthreads;
+    return 2;
+  }
+  // The implicit parallel region of the initial task the team nest starts
+  // from: a region of one thread.
+  while (outermost && outermost->parent) outermost = outermost->parent;
+  Thread* root = outermost ? outermost->cg_root : me;
+  if (parallel_data) *parallel_data = &root->initial_task.ompt.implicit_parallel_data;
+  if (team_size) *team_size = 1;
+  return 2;
+}
+
+int get_task_info(int level, int* flags, ompt_data_t** task_data, ompt_frame_t** task_frame,
+                  ompt_data_t** parallel_data, int* thread_num) {
+  Thread* me = tls_self;
+  if (!me || level < 0) return 0;
+  Task* task = me->task;
+  for (int i = 0; task && i < level; ++i) task = task->parent;
+  if (!task) return 0;
+  if (task->kind == kTaskInitial) {
+    if (flags) *flags = ompt_task_initial;
+    if (task_data) *task_data = &task->ompt.task_data;
+    if (task_frame) *task_frame = &task->ompt.frame;
+    if (parallel_data) *parallel_data = &task->ompt.implicit_parallel_data;
+    if (thread_num) *thread_num = 0;
+    return 2;
+  }
+  if (task->kind == kTaskImplicit && task->team) {
+    if (flags) *flags = ompt_task_implicit;
+    if (task_data) *task_data = &task->ompt.task_data;
+    if (task_frame) *task_frame = &task->ompt.frame;
+    if (parallel_data) *parallel_data = &task->team->ompt.parallel_data;
+    if (thread_num) *thread_num = int(task - task->team->implicit);
+    return 2;
+  }
+  // Explicit tasks exist, but their tool data and frames are not kept yet
+  // (task callbacks are a later step).
+  return 1;
+}
+
+int get_task_memory(void** addr, size_t* size, int block) {
+  // No task-private memory blocks are reported yet.
+  if (addr) *addr = nullptr;
+  if (size) *size = 0;
+  return 0;
+}
+
+int get_num_devices() { return omp_get_num_devices(); }
+
+int get_target_info(uint64_t* device_num, ompt_id_t* target_id, ompt_id_t* host_op_id) {
+  return 0;  // no target region is reported to tools yet
+}
+
+std::atomic<uint64_t> g_next_id{0};
+
+uint64_t get_unique_id() { return g_next_id.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+void finalize_tool_entry() { finalize_tool(); }
+
+// --- lookup ----------------------------------------------------------------
+
+struct Entry {
+  const char* name;
+  ompt_interface_fn_t fn;
+};
+
+#define KITE_ENTRY(name, fn) {name, reinterpret_cast<ompt_interface_fn_t>(&fn)}
+const Entry kEntries[] = {
+    KITE_ENTRY("ompt_enumerate_states", enumerate_states),
+    KITE_ENTRY("ompt_enumerate_mutex_impls", enumerate_mutex_impls),
+    KITE_ENTRY("ompt_set_callback", set_callback),
+    KITE_ENTRY("ompt_get_callback", get_callback),
+    KITE_ENTRY("ompt_get_state", get_state),
+    KITE_ENTRY("ompt_get_parallel_info", get_parallel_info),
+    KITE_ENTRY("ompt_get_task_info", get_task_info),
+    KITE_ENTRY("ompt_get_task_memory", get_task_memory),
+    KITE_ENTRY("ompt_get_thread_data", get_thread_data),
+    KITE_ENTRY("ompt_get_unique_id", get_unique_id),
+    KITE_ENTRY("ompt_finalize_tool", finalize_tool_entry),
+    KITE_ENTRY("ompt_get_num_procs", get_num_procs),
+    KITE_ENTRY("ompt_get_num_places", get_num_places),
+    KITE_ENTRY("ompt_get_place_proc_ids", get_place_proc_ids),
+    KITE_ENTRY("ompt_get_place_num", get_place_num),
+    KITE_ENTRY("ompt_get_partition_place_nums", get_partition_place_nums),
+    KITE_ENTRY("ompt_get_proc_id", get_proc_id),
+    KITE_ENTRY("ompt_get_target_info", get_target_info),
+    KITE_ENTRY("ompt_get_num_devices", get_num_devices),
+};
+#undef KITE_ENTRY
+
+}  // namespace
+
+ompt_interface_fn_t lookup(const char* name) {
+  if (!name) return nullptr;
+  for (const Entry& e : kEntries)
+    if (strcmp(e.name, name) == 0) return e.fn;
+  return nullptr;
+}
+
+void clear_callbacks() { memset(&g_callbacks, 0, sizeof g_callbacks); }
+
+}  // namespace ompt
+}  // namespace kite

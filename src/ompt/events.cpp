@@ -1,0 +1,157 @@
+// The slow halves of the emitters in callbacks.h: they run only with a tool
+// attached. Each fills in the OMPT state the inquiry entry points read, then
+// calls the tool's callback if it registered one.
+//
+// Per thread, a parallel region reads (OpenMP 5.2 §19.5.2):
+//   primary: parallel_begin, implicit_task begin, sync_region begin,
+//            sync_region_wait begin, [barrier], sync_region_wait end,
+//            sync_region end, implicit_task end, parallel_end
+//   worker:  implicit_task begin, ... the same up to implicit_task end
+#include "ompt/callbacks.h"
+
+namespace kite {
+namespace ompt {
+
+Table g_callbacks;
+std::atomic<bool> g_active{false};
+
+namespace {
+
+// The implicit parallel region a thread is in when it is in no team.
+ompt_data_t* implicit_region_data(Thread* me) {
+  return &me->initial_task.ompt.implicit_parallel_data;
+}
+
+ompt_data_t* current_parallel_data(Thread* me) {
+  return me->team ? &me->team->ompt.parallel_data : implicit_region_data(me);
+}
+
+int working_state(Thread* me) {
+  return me->team ? ompt_state_work_parallel : ompt_state_work_serial;
+}
+
+void sync_region(ompt_callbacks_t which, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
+                 ompt_data_t* parallel_data, ompt_data_t* task_data, const void* codeptr_ra) {
+  auto cb = callback<ompt_callback_sync_region_t>(which);
+  if (cb) cb(kind, ep, parallel_data, task_data, codeptr_ra);
+}
+
+}  // namespace
+
+void on_thread_begin_slow(Thread* t, ompt_thread_t kind) {
+  set_state(t, kind == ompt_thread_worker ? ompt_state_idle : ompt_state_work_serial);
+  auto cb = callback<ompt_callback_thread_begin_t>(ompt_callback_thread_begin);
+  if (cb) cb(kind, &t->ompt.thread_data);
+}
+
+void on_thread_end_slow(Thread* t) {
+  auto cb = callback<ompt_callback_thread_end_t>(ompt_callback_thread_end);
+  if (cb) cb(&t->ompt.thread_data);
+  set_state(t, ompt_state_undefined);
+}
+
+void on_initial_thread(Thread* t) {
+  activate_once();
+  if (!active()) return;
+  on_thread_begin_slow(t, ompt_thread_initial);
+  // The initial task and the implicit parallel region around it: one
+  // initial task (index 1) in a region of one thread.
+  auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
+  if (cb)
+    cb(ompt_scope_begin, implicit_region_data(t), &t->initial_task.ompt.task_data, 1, 1,
+       ompt_task_initial);
+}
+
+void on_initial_thread_end(Thread* t) {
+  if (!active()) return;
+  auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
+  if (cb) cb(ompt_scope_end, nullptr, &t->initial_task.ompt.task_data, 0, 1, ompt_task_initial);
+  on_thread_end_slow(t);
+}
+
+void on_parallel_begin_slow(Thread* me, Team* team, const ForkSpec& spec) {
+  TeamState& ts = team->ompt;
+  ts.parallel_data.value = 0;
+  ts.codeptr_ra = spec.codeptr_ra;
+  // What the program asked for: the num_threads clause, else nthreads-var;
+  // an if(false) region asks for one thread.
+  int req = !spec.if_clause ? 1 : spec.num_threads > 0 ? spec.num_threads : me->task->icv.nthreads;
+  ts.requested = req > 0 ? unsigned(req) : 1u;
+  for (int i = 0; i < team->nthreads; ++i) {
+    TaskState& t = team->implicit[i].ompt;
+    t.task_data.value = 0;
+    t.frame = ompt_frame_t{};
+  }
+  auto cb = callback<ompt_callback_parallel_begin_t>(ompt_callback_parallel_begin);
+  if (cb)
+    cb(&me->task->ompt.task_data, &me->task->ompt.frame, &ts.parallel_data, ts.requested,
+       ts.flags, ts.codeptr_ra);
+}
+
+void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
+  set_state(me, ompt_state_work_parallel);
+  auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
+  if (cb)
+    cb(ompt_scope_begin, &team->ompt.parallel_data, &team->implicit[tid].ompt.task_data,
+       unsigned(team->nthreads), unsigned(tid), ompt_task_implicit);
+}
+
+void on_region_barrier_begin_slow(Thread* me, Team* team) {
+  ompt_data_t* task_data = &team->implicit[me->tid].ompt.task_data;
+  const void* ra = team->ompt.codeptr_ra;
+  sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_implicit_parallel,
+              ompt_scope_begin, &team->ompt.parallel_data, task_data, ra);
+  set_state(me, ompt_state_wait_barrier_implicit_parallel);
+  me->ompt.wait_id = reinterpret_cast<ompt_wait_id_t>(&team->barrier);
+  sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_implicit_parallel,
+              ompt_scope_begin, &team->ompt.parallel_data, task_data, ra);
+}
+
+void on_region_barrier_end_slow(Thread* me, Team* team) {
+  int tid = me->tid;
+  ompt_data_t* task_data = &team->implicit[tid].ompt.task_data;
+  const void* ra = team->ompt.codeptr_ra;
+  sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_implicit_parallel,
+              ompt_scope_end, &team->ompt.parallel_data, task_data, ra);
+  set_state(me, ompt_state_overhead);
+  me->ompt.wait_id = 0;
+  sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_implicit_parallel,
+              ompt_scope_end, &team->ompt.parallel_data, task_data, ra);
+  // The region's end: no parallel data, no parallelism (5.2 §19.5.2.11).
+  auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
+  if (cb) cb(ompt_scope_end, nullptr, task_data, 0, unsigned(tid), ompt_task_implicit);
+}
+
+void on_parallel_end_slow(Thread* me, Team* team) {
+  Task* enc = me->task;
+  auto cb = callback<ompt_callback_parallel_end_t>(ompt_callback_parallel_end);
+  if (cb) cb(&team->ompt.parallel_data, &enc->ompt.task_data, team->ompt.flags, team->ompt.codeptr_ra);
+  clear_enter_frame(enc);
+  set_state(me, working_state(me));
+}
+
+void on_explicit_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
+                              void* enter_frame) {
+  Task* task = me->task;
+  ompt_data_t* pd = current_parallel_data(me);
+  if (ep == ompt_scope_begin) {
+    set_enter_frame(task, enter_frame);
+    sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_explicit, ep, pd,
+                &task->ompt.task_data, codeptr_ra);
+    set_state(me, ompt_state_wait_barrier_explicit);
+    me->ompt.wait_id = me->team ? reinterpret_cast<ompt_wait_id_t>(&me->team->barrier) : 0;
+    sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_explicit, ep, pd,
+                &task->ompt.task_data, codeptr_ra);
+  } else {
+    sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_explicit, ep, pd,
+                &task->ompt.task_data, codeptr_ra);
+    set_state(me, working_state(me));
+    me->ompt.wait_id = 0;
+    sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_explicit, ep, pd,
+                &task->ompt.task_data, codeptr_ra);
+    clear_enter_frame(task);
+  }
+}
+
+}  // namespace ompt
+}  // namespace kite
