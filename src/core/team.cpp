@@ -130,7 +130,8 @@ Team* team_alloc(int capacity) {
   int cap = capacity < 4 ? 4 : capacity;
   t->capacity = cap;
   t->threads = static_cast<Thread**>(xcalloc(cap, sizeof(Thread*)));
-  t->implicit = static_cast<Task*>(xcalloc(cap, sizeof(Task)));
+  t->implicit = static_cast<Task*>(xaligned_alloc(alignof(Task), cap * sizeof(Task)));
+  memset(static_cast<void*>(t->implicit), 0, cap * sizeof(Task));
   t->places = static_cast<Team::PlaceAssign*>(xcalloc(cap, sizeof(Team::PlaceAssign)));
   return t;
 }
