@@ -234,5 +234,7 @@ def machine_header(data):
     for name, v in data["variants"].items():
         ident = v["identity"] or {}
         state = f"UNAVAILABLE: {v['unavailable']}" if v["unavailable"] else f"{ident.get('runtime')} from {ident.get('library')}"
-        lines.append(f"  {name:<12} {state}  [{v['note']}]")
+        if ident.get("proof"):
+            state += f" ({ident['proof']})"
+        lines.append(f"  {name:<15} {state}  [{v['note']}]")
     return "\n".join(lines) + "\n"

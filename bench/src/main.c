@@ -96,6 +96,8 @@ static int group_or_name_matches(const bench_construct* c, const char* tok) {
 }
 
 static void print_identity(void) {
+  /* One region first: runtimes start (and load OMPT tools) lazily. */
+  int team = bench_team_size(2);
   bench_identity id;
   bench_identify(&id);
   printf("{\"runtime\":");
@@ -106,6 +108,7 @@ static void print_identity(void) {
   bench_json_string(id.mapped);
   printf(",\"foreign_entry_points\":");
   bench_json_string(id.foreign);
+  printf(",\"team_of_2\":%d", team);
   printf("}\n");
   fflush(stdout);
 }
