@@ -23,7 +23,7 @@ namespace {
 
 // What ompt_set_callback promises for each event: ompt_set_always only where
 // every occurrence is dispatched, ompt_set_sometimes where some occurrences
-// are (the rest is listed in docs of this step), ompt_set_never elsewhere.
+// are, ompt_set_never where none is yet (docs/ompt.md keeps the list).
 ompt_set_result_t availability(int e) {
   switch (e) {
     case ompt_callback_thread_begin:

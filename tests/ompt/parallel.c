@@ -136,6 +136,40 @@ static void check_region(int n, rec_thread* primary, int from, uint64_t initial_
   CHECK(e[7].ra == e[0].ra);
 }
 
+/* The split form gcc once emitted: the program runs the primary's part. */
+void GOMP_parallel_start(void (*fn)(void*), void* data, unsigned num_threads);
+void GOMP_parallel_end(void);
+static int split_flags[2];
+static void split_body(void* arg) {
+  int flags = 0;
+  ompt_frame_t* f = NULL;
+  rec_get_task_info(0, &flags, NULL, &f, NULL, NULL);
+  split_flags[omp_get_thread_num() & 1] = flags;
+}
+__attribute__((noinline)) void run_split(void) {
+  GOMP_parallel_start(split_body, NULL, 2);
+  split_body(NULL);
+  GOMP_parallel_end();
+}
+
+static void check_split(rec_thread* primary) {
+  int from = primary->count;
+  run_split();
+  CHECK_EQ_LONG(primary->count - from, 8);
+  rec_event* e = &primary->ev[from];
+  CHECK_EQ_LONG(e[0].ev, EV_PARALLEL_BEGIN);
+  CHECK_EQ_LONG(e[0].n, 2);
+  CHECK_EQ_LONG(e[0].flags, (int)(ompt_parallel_invoker_program | ompt_parallel_team));
+  Dl_info info;
+  CHECK(dladdr(e[0].ra, &info) && info.dli_saddr == (void*)run_split);
+  CHECK_EQ_LONG(e[1].ev, EV_IMPLICIT_BEGIN);
+  CHECK_EQ_LONG(e[7].ev, EV_PARALLEL_END);
+  CHECK_EQ_LONG(e[7].flags, (int)(ompt_parallel_invoker_program | ompt_parallel_team));
+  CHECK(e[7].ra == e[0].ra);
+  CHECK_EQ_LONG(split_flags[0], ompt_task_implicit);
+  CHECK_EQ_LONG(split_flags[1], ompt_task_implicit);
+}
+
 int main(void) {
   KITE_TEST_BEGIN();
   omp_get_max_threads(); /* activation */
@@ -171,5 +205,6 @@ int main(void) {
     CHECK(rec_next(t, 1, EV_THREAD_BEGIN) < 0);
   }
   CHECK(workers >= 3);
+  check_split(primary);
   KITE_TEST_END();
 }
