@@ -23,9 +23,11 @@ struct Futex {
 
 // How long a waiter spins before sleeping. Set once from OMP_WAIT_POLICY and
 // KITE_SPIN_US (see env.cpp); adjusted when threads outnumber cores.
+// Atomic because the pool's growth changes it while threads wait (plain x86
+// loads and stores; rarely written).
 struct SpinConfig {
-  uint64_t spin_iterations;   // pause iterations before sleeping
-  bool yield_while_spinning;  // oversubscribed: sched_yield between spins
+  std::atomic<uint64_t> spin_iterations;   // pause iterations before sleeping
+  std::atomic<bool> yield_while_spinning;  // oversubscribed: sched_yield between spins
 };
 extern SpinConfig g_spin;
 
