@@ -320,6 +320,7 @@ inline uint32_t refs_of(uint64_t c) { return static_cast<uint32_t>(c >> 32); }
 Task* free_task(Thread* me, Task* t) {
   Task* parent = t->parent;
   if (t->rt.deps) depend_table_free(me, t->rt.deps);
+  if (t->rt.flags & kTaskOwnRecords) task_pool_free(me, t->rt.records);
   task_pool_free(me, t);
   return (parent && parent->kind == kTaskExplicit) ? parent : nullptr;
 }

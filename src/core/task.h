@@ -72,6 +72,7 @@ enum TaskFlag : uint8_t {
   kTaskUndeferred = 2,   // runs inline on its creator; not in the team count
   kTaskDetached = 4,     // has a detach event
   kTaskMergeable = 8,
+  kTaskOwnRecords = 16,  // depend records live apart from the block (task_split.cpp)
 };
 
 // What an encountering thread asks for (the ABI adapters fill this in).

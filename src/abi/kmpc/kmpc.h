@@ -1,0 +1,44 @@
+// Shared declarations for the LLVM ABI adapters (__kmpc_*): the types clang
+// passes across the boundary, as laid out by the LLVM OpenMP runtime ABI.
+#pragma once
+
+#include "core/team.h"
+
+extern "C" {
+
+// Source location of a construct. Only `flags` is read: it tells an implicit
+// barrier from an explicit one.
+struct ident_t {
+  int32_t reserved_1;
+  int32_t flags;
+  int32_t reserved_2;
+  int32_t reserved_3;
+  const char* psource;  // ";file;function;line;column;;"
+};
+
+typedef int32_t kmp_int32;
+typedef uint32_t kmp_uint32;
+typedef int64_t kmp_int64;
+typedef uint64_t kmp_uint64;
+
+// The per-name lock storage clang emits for critical regions and
+// reductions: 32 zero-initialized bytes, shared by every object file that
+// names the same region.
+typedef kmp_int32 kmp_critical_name[8];
+
+// The outlined body of a parallel or teams region: (gtid*, btid*, shared
+// variable pointers...).
+typedef void (*kmpc_micro)(kmp_int32* gtid, kmp_int32* btid, ...);
+
+}  // extern "C"
+
+namespace kite::kmpc {
+
+// ident_t flags.
+constexpr int32_t kIdentBarrierExplicit = 0x20;
+
+// Number of the calling thread as clang's outlined code passes it around
+// (the runtime-wide thread index).
+inline kmp_int32 gtid_of(const Thread* t) { return t->gtid; }
+
+}  // namespace kite::kmpc

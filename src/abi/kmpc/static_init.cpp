@@ -1,0 +1,189 @@
+// LLVM ABI: static loops and distribute (__kmpc_for_static_init_*,
+// __kmpc_dist_for_static_init_*). The compiler asks once which iterations
+// are the calling thread's and loops over them itself; no construct state
+// is shared, so nothing is entered in the worksharing ring.
+#include "abi/kmpc/loop_bounds.h"
+#include "core/static_schedule.h"
+
+using namespace kite;
+using namespace kite::kmpc;
+
+namespace {
+
+// Schedule numbers of the LLVM ABI (enum sched_type) that reach these entry
+// points; the high bits carry the monotonic/nonmonotonic modifiers.
+constexpr kmp_int32 kSchStaticChunked = 33;
+constexpr kmp_int32 kSchStatic = 34;
+constexpr kmp_int32 kSchStaticGreedy = 40;
+constexpr kmp_int32 kSchStaticBalanced = 41;
+constexpr kmp_int32 kSchStaticBalancedChunked = 45;
+constexpr kmp_int32 kSchDistributeStaticChunked = 91;
+constexpr kmp_int32 kSchDistributeStatic = 92;
+constexpr kmp_int32 kSchModifierMask = (1 << 29) | (1 << 30);
+
+struct Participants {
+  unsigned long long count, index;
+};
+
+Participants threads_of(const Thread* me) {
+  if (!me->team) return {1, 0};
+  return {static_cast<unsigned long long>(me->team->nthreads),
+          static_cast<unsigned long long>(me->tid)};
+}
+
+Participants league_of(const Thread* me) {
+  if (me->league_size <= 1) return {1, 0};
+  return {static_cast<unsigned long long>(me->league_size),
+          static_cast<unsigned long long>(me->league_num)};
+}
+
+// Chunk size for the core (0 = one balanced block) and who shares the loop.
+bool decode(const Thread* me, kmp_int32 schedtype, long long chunk, unsigned long long* chunk_out,
+            Participants* who) {
+  bool distribute = false, chunked = false;
+  switch (schedtype & ~kSchModifierMask) {
+    case kSchStaticChunked: chunked = true; break;
+    case kSchStatic:
+    case kSchStaticGreedy:
+    case kSchStaticBalanced:
+    case kSchStaticBalancedChunked: break;  // balanced blocks; the simd rounding is not needed
+    case kSchDistributeStaticChunked: chunked = distribute = true; break;
+    case kSchDistributeStatic: distribute = true; break;
+    default:
+      warn("__kmpc_for_static_init: schedule %d is not a static schedule; using static",
+           schedtype);
+      break;
+  }
+  if (chunked && chunk <= 0) {
+    warn("__kmpc_for_static_init: chunk size %lld is not positive; using 1", chunk);
+    chunk = 1;
+  }
+  *chunk_out = chunked ? static_cast<unsigned long long>(chunk) : 0;
+  *who = distribute ? league_of(me) : threads_of(me);
+  return distribute;
+}
+
+template <typename T, typename ST>
+void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper, ST* pstride,
+                 ST incr, ST chunk) {
+  Thread* me = self();
+  unsigned long long ck;
+  Participants who;
+  decode(me, schedtype, chunk, &ck, &who);
+  const T lb = *plower, ub = *pupper;
+  const unsigned long long trip = trip_count(lb, ub, incr, "__kmpc_for_static_init");
+  if (plastiter) *plastiter = 0;
+  if (trip == 0) {
+    *pstride = incr;
+    return;  // the bounds already describe an empty loop
+  }
+  StaticPart p = static_part(trip, who.count, who.index, ck);
+  if (p.size == 0) {
+    // Past the loop's end, so that "lower <= upper" (or >= for a downward
+    // loop) fails right away.
+    *plower = iteration_value(ub, incr, 1);
+    *pupper = ub;
+    *pstride = ST(iteration_value(T(0), incr, trip));
+    return;
+  }
+  *plower = iteration_value(lb, incr, p.first);
+  *pupper = iteration_value(lb, incr, p.first + p.size - 1);
+  *pstride = ST(iteration_value(T(0), incr, p.stride));
+  if (plastiter) *plastiter = p.last ? 1 : 0;
+}
+
+// distribute parallel for: this team's block of the loop (pupperD), then
+// the calling thread's part of that block.
+template <typename T, typename ST>
+void dist_for_static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper,
+                          T* pupperD, ST* pstride, ST incr, ST chunk) {
+  Thread* me = self();
+  const T lb = *plower, ub = *pupper;
+  const unsigned long long trip = trip_count(lb, ub, incr, "__kmpc_dist_for_static_init");
+  if (plastiter) *plastiter = 0;
+  Participants league = league_of(me);
+  StaticPart team = static_part(trip, league.count, league.index, 0);
+  if (team.size == 0) {
+    *plower = iteration_value(ub, incr, 1);
+    *pupper = ub;
+    if (pupperD) *pupperD = ub;
+    *pstride = incr;
+    return;
+  }
+  T team_lb = iteration_value(lb, incr, team.first);
+  T team_ub = iteration_value(lb, incr, team.first + team.size - 1);
+  if (pupperD) *pupperD = team_ub;
+  *plower = team_lb;
+  *pupper = team_ub;
+  kmp_int32 last = 0;
+  static_init(schedtype, &last, plower, pupper, pstride, incr, chunk);
+  if (plastiter) *plastiter = team.last && last;
+}
+
+}  // namespace
+
+extern "C" {
+
+KITE_EXPORT void __kmpc_for_static_init_4(ident_t*, kmp_int32, kmp_int32 schedtype,
+                                          kmp_int32* plastiter, kmp_int32* plower,
+                                          kmp_int32* pupper, kmp_int32* pstride, kmp_int32 incr,
+                                          kmp_int32 chunk) {
+  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+}
+
+KITE_EXPORT void __kmpc_for_static_init_4u(ident_t*, kmp_int32, kmp_int32 schedtype,
+                                           kmp_int32* plastiter, kmp_uint32* plower,
+                                           kmp_uint32* pupper, kmp_int32* pstride,
+                                           kmp_int32 incr, kmp_int32 chunk) {
+  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+}
+
+KITE_EXPORT void __kmpc_for_static_init_8(ident_t*, kmp_int32, kmp_int32 schedtype,
+                                          kmp_int32* plastiter, kmp_int64* plower,
+                                          kmp_int64* pupper, kmp_int64* pstride, kmp_int64 incr,
+                                          kmp_int64 chunk) {
+  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+}
+
+KITE_EXPORT void __kmpc_for_static_init_8u(ident_t*, kmp_int32, kmp_int32 schedtype,
+                                           kmp_int32* plastiter, kmp_uint64* plower,
+                                           kmp_uint64* pupper, kmp_int64* pstride,
+                                           kmp_int64 incr, kmp_int64 chunk) {
+  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+}
+
+KITE_EXPORT void __kmpc_for_static_fini(ident_t*, kmp_int32) {}
+
+KITE_EXPORT void __kmpc_dist_for_static_init_4(ident_t*, kmp_int32, kmp_int32 schedtype,
+                                               kmp_int32* plastiter, kmp_int32* plower,
+                                               kmp_int32* pupper, kmp_int32* pupperD,
+                                               kmp_int32* pstride, kmp_int32 incr,
+                                               kmp_int32 chunk) {
+  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk);
+}
+
+KITE_EXPORT void __kmpc_dist_for_static_init_4u(ident_t*, kmp_int32, kmp_int32 schedtype,
+                                                kmp_int32* plastiter, kmp_uint32* plower,
+                                                kmp_uint32* pupper, kmp_uint32* pupperD,
+                                                kmp_int32* pstride, kmp_int32 incr,
+                                                kmp_int32 chunk) {
+  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk);
+}
+
+KITE_EXPORT void __kmpc_dist_for_static_init_8(ident_t*, kmp_int32, kmp_int32 schedtype,
+                                               kmp_int32* plastiter, kmp_int64* plower,
+                                               kmp_int64* pupper, kmp_int64* pupperD,
+                                               kmp_int64* pstride, kmp_int64 incr,
+                                               kmp_int64 chunk) {
+  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk);
+}
+
+KITE_EXPORT void __kmpc_dist_for_static_init_8u(ident_t*, kmp_int32, kmp_int32 schedtype,
+                                                kmp_int32* plastiter, kmp_uint64* plower,
+                                                kmp_uint64* pupper, kmp_uint64* pupperD,
+                                                kmp_int64* pstride, kmp_int64 incr,
+                                                kmp_int64 chunk) {
+  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk);
+}
+
+}  // extern "C"

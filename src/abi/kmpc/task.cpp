@@ -1,0 +1,221 @@
+// LLVM ABI: explicit tasks (__kmpc_omp_task_alloc and the calls that hand
+// the task back), taskwait, taskyield, taskgroup.
+//
+// The task's block, allocated by the core, holds a small Kite header, then
+// the kmp_task_t the compiler fills in (with its privates after it, within
+// sizeof_kmp_task_t bytes), then the shared-variable pointers.
+#include "abi/kmpc/kmpc.h"
+#include "core/task_split.h"
+
+using namespace kite;
+
+extern "C" {
+
+typedef kmp_int32 (*kmp_routine_entry_t)(kmp_int32 gtid, void* task);
+
+union kmp_cmplrdata_t {
+  kmp_int32 priority;
+  kmp_routine_entry_t destructors;
+};
+
+struct kmp_task_t {
+  void* shareds;
+  kmp_routine_entry_t routine;
+  kmp_int32 part_id;
+  kmp_cmplrdata_t data1;  // destructors thunk
+  kmp_cmplrdata_t data2;  // priority
+};
+
+// Dependence item as clang lays it out (24 bytes).
+struct kmp_depend_info {
+  intptr_t base_addr;
+  size_t len;
+  uint8_t flags;  // in 1, out 2 (inout = 3), mutexinoutset 4, inoutset 8, omp_all_memory 0x80
+};
+
+}  // extern "C"
+
+namespace {
+
+// kmp_tasking_flags_t bits that clang sets.
+constexpr kmp_int32 kFlagTied = 0x1;
+constexpr kmp_int32 kFlagFinal = 0x2;
+constexpr kmp_int32 kFlagDestructors = 0x8;
+constexpr kmp_int32 kFlagPriority = 0x20;
+
+struct alignas(16) Header {
+  Task* task;        // the core descriptor
+  kmp_int32 flags;
+  // Untied task parts: clang's task entry, at a task switching point, sets
+  // the next part_id, hands the running task back (__kmpc_omp_task) and
+  // returns. Kite continues the task on the same thread (a tied schedule is
+  // a valid one for an untied task), so a hand-back only asks for another
+  // call of the entry.
+  bool running;
+  bool resumed;
+};
+
+inline Header* header_of(void* task) { return static_cast<Header*>(task) - 1; }
+inline kmp_task_t* task_of(Header* h) { return reinterpret_cast<kmp_task_t*>(h + 1); }
+
+// Runs the entry until the task has no part left, then its destructors.
+void run_parts(Header* h) {
+  kmp_task_t* task = task_of(h);
+  kmp_int32 gtid = self()->gtid;
+  h->running = true;
+  do {
+    h->resumed = false;
+    task->routine(gtid, task);
+  } while (h->resumed);
+  h->running = false;
+  if (h->flags & kFlagDestructors) task->data1.destructors(gtid, task);
+}
+
+void task_body(void* block) { run_parts(static_cast<Header*>(block)); }
+
+// Up to this many items are converted on the stack; more go to the heap.
+constexpr int kStackDeps = 128;
+
+int convert_deps(kmp_int32 ndeps, const kmp_depend_info* list, kmp_int32 nnoalias,
+                 const kmp_depend_info* noalias, DependItem* out) {
+  int k = 0;
+  auto add = [&](const kmp_depend_info& d) {
+    DependType type;
+    if (d.flags & 0x80) type = DependType::kAllMemory;
+    else if (d.flags & 0x2) type = DependType::kInout;
+    else if (d.flags & 0x4) type = DependType::kMutexinoutset;
+    else if (d.flags & 0x8) type = DependType::kInoutset;
+    else if (d.flags & 0x1) type = DependType::kIn;
+    else {
+      warn("depend clause: unknown dependence type 0x%x; treated as inout", d.flags);
+      type = DependType::kInout;
+    }
+    out[k++] = {reinterpret_cast<void*>(d.base_addr), type};
+  };
+  for (kmp_int32 i = 0; i < ndeps; ++i) add(list[i]);
+  for (kmp_int32 i = 0; i < nnoalias; ++i) add(noalias[i]);
+  return k;
+}
+
+// The items of both lists, converted; `stack` holds kStackDeps items.
+struct DepList {
+  DependItem* items;
+  int n;
+  bool heap;
+};
+
+DepList collect_deps(kmp_int32 ndeps, const kmp_depend_info* list, kmp_int32 nnoalias,
+                     const kmp_depend_info* noalias, DependItem* stack) {
+  if (ndeps < 0) ndeps = 0;
+  if (nnoalias < 0) nnoalias = 0;
+  int total = ndeps + nnoalias;
+  DepList d{stack, 0, total > kStackDeps};
+  if (d.heap) d.items = static_cast<DependItem*>(xmalloc(sizeof(DependItem) * size_t(total)));
+  d.n = convert_deps(ndeps, list, nnoalias, noalias, d.items);
+  return d;
+}
+
+}  // namespace
+
+extern "C" {
+
+KITE_EXPORT void* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags,
+                                        size_t sizeof_kmp_task_t, size_t sizeof_shareds,
+                                        kmp_routine_entry_t task_entry) {
+  Thread* me = self();
+  size_t task_size = (sizeof_kmp_task_t + sizeof(void*) - 1) & ~(sizeof(void*) - 1);
+  TaskSpec spec{};
+  spec.fn = task_body;
+  spec.arg_size = static_cast<long>(sizeof(Header) + task_size + sizeof_shareds);
+  spec.arg_align = alignof(Header);
+  spec.if_clause = true;
+  spec.final = (flags & kFlagFinal) != 0;
+  spec.untied = (flags & kFlagTied) == 0;
+  void* block;
+  Task* t = task_create_unfilled(me, spec, &block);
+  Header* h = static_cast<Header*>(block);
+  h->task = t;
+  h->flags = flags;
+  h->running = false;
+  h->resumed = false;
+  kmp_task_t* task = task_of(h);
+  task->shareds = sizeof_shareds ? reinterpret_cast<char*>(task) + task_size : nullptr;
+  task->routine = task_entry;
+  task->part_id = 0;
+  task->data1.destructors = nullptr;
+  task->data2.priority = 0;
+  return task;
+}
+
+KITE_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, void* new_task,
+                                                kmp_int32 ndeps, kmp_depend_info* dep_list,
+                                                kmp_int32 ndeps_noalias,
+                                                kmp_depend_info* noalias_dep_list) {
+  Header* h = header_of(new_task);
+  if (h->running) {  // an untied task handing its next part back
+    h->resumed = true;
+    return 0;
+  }
+  DependItem stack[kStackDeps];
+  DepList d = collect_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, stack);
+  int priority = (h->flags & kFlagPriority) ? task_of(h)->data2.priority : 0;
+  task_hand_over(self(), h->task, d.items, d.n, priority);
+  if (d.heap) xfree(d.items);
+  return 0;
+}
+
+KITE_EXPORT kmp_int32 __kmpc_omp_task(ident_t* loc, kmp_int32 gtid, void* new_task) {
+  return __kmpc_omp_task_with_deps(loc, gtid, new_task, 0, nullptr, 0, nullptr);
+}
+
+// if(0) tasks: clang waits for the dependences (__kmpc_omp_wait_deps), then
+// calls the entry itself between these two.
+KITE_EXPORT void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, void* task) {
+  Header* h = header_of(task);
+  h->running = true;
+  h->resumed = false;
+  task_undeferred_begin(self(), h->task);
+}
+
+KITE_EXPORT void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, void* task) {
+  Header* h = header_of(task);
+  kmp_task_t* t = task_of(h);
+  kmp_int32 gtid = self()->gtid;
+  while (h->resumed) {  // untied: the parts after the first
+    h->resumed = false;
+    t->routine(gtid, t);
+  }
+  h->running = false;
+  if (h->flags & kFlagDestructors) t->data1.destructors(gtid, t);
+  task_undeferred_end(self(), h->task);
+}
+
+KITE_EXPORT void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps,
+                                      kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
+                                      kmp_depend_info* noalias_dep_list) {
+  DependItem stack[kStackDeps];
+  DepList d = collect_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, stack);
+  task_wait_depend(self(), d.items, d.n);
+  if (d.heap) xfree(d.items);
+}
+
+// detach(event): the handle omp_fulfill_event takes.
+KITE_EXPORT void* __kmpc_task_allow_completion_event(ident_t*, kmp_int32, void* task) {
+  return task_allow_completion_event(header_of(task)->task);
+}
+
+KITE_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
+  taskwait(self());
+  return 0;
+}
+
+KITE_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int) {
+  taskyield(self());
+  return 0;
+}
+
+KITE_EXPORT void __kmpc_taskgroup(ident_t*, kmp_int32) { taskgroup_start(self()); }
+
+KITE_EXPORT void __kmpc_end_taskgroup(ident_t*, kmp_int32) { taskgroup_end(self()); }
+
+}  // extern "C"

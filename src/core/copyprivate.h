@@ -1,0 +1,17 @@
+// copyprivate when the ABI tells the executing thread of a single apart
+// from the single construct itself (the LLVM ABI): a broadcast of one
+// pointer through the team, bracketed by barriers.
+#pragma once
+
+#include "team.h"
+
+namespace kite {
+
+// Every thread of the team calls this; `source` is true on the one that
+// executed the single, whose `data` every thread gets back. The caller
+// copies from it, then calls copyprivate_done().
+void* copyprivate_broadcast(Thread* self, void* data, bool source);
+// After the copies: the source's variables may change again.
+void copyprivate_done(Thread* self);
+
+}  // namespace kite

@@ -1,0 +1,121 @@
+// Tasks created in two steps (see task_split.h).
+#include "task_split.h"
+
+#include "depend.h"
+
+namespace kite {
+
+namespace {
+
+void nothing_to_copy(void*, void*) {}
+void empty_body(void*) {}
+
+// gcc's depend array (see depend.cpp) built from the items, in `array`
+// (5 + 2 * n words): out-like first, then mutexinoutset, then in; inoutset
+// and omp_all_memory items go through depend objects, which that format
+// needs for them.
+void** to_depend_array(const DependItem* deps, int n, void** array) {
+  void** obj = array + 5 + n;  // {addr, kind} pairs for the object items
+  uintptr_t nout = 0, nmtx = 0, nin = 0;
+  size_t k = 5;
+  for (int i = 0; i < n; ++i)
+    if (deps[i].type == DependType::kOut || deps[i].type == DependType::kInout) {
+      array[k++] = deps[i].addr;
+      ++nout;
+    }
+  for (int i = 0; i < n; ++i)
+    if (deps[i].type == DependType::kMutexinoutset) {
+      array[k++] = deps[i].addr;
+      ++nmtx;
+    }
+  for (int i = 0; i < n; ++i)
+    if (deps[i].type == DependType::kIn) {
+      array[k++] = deps[i].addr;
+      ++nin;
+    }
+  for (int i = 0; i < n; ++i) {
+    // Object kinds of depend.cpp: out 2, inoutset 5; an out item on a null
+    // address is omp_all_memory.
+    if (deps[i].type == DependType::kInoutset) {
+      obj[0] = deps[i].addr;
+      obj[1] = reinterpret_cast<void*>(uintptr_t(5));
+    } else if (deps[i].type == DependType::kAllMemory) {
+      obj[0] = nullptr;
+      obj[1] = reinterpret_cast<void*>(uintptr_t(2));
+    } else {
+      continue;
+    }
+    array[k++] = obj;
+    obj += 2;
+  }
+  array[0] = nullptr;
+  array[1] = reinterpret_cast<void*>(uintptr_t(n));
+  array[2] = reinterpret_cast<void*>(nout);
+  array[3] = reinterpret_cast<void*>(nmtx);
+  array[4] = reinterpret_cast<void*>(nin);
+  return array;
+}
+
+}  // namespace
+
+Task* task_create_unfilled(Thread* me, const TaskSpec& spec, void** block) {
+  TaskSpec s = spec;
+  s.data = nullptr;
+  s.cpyfn = nothing_to_copy;  // the caller fills the block
+  s.depend = nullptr;
+  s.detach = nullptr;
+  return task_prepare(me, s, block);
+}
+
+void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int priority) {
+  if (priority > g_icv.max_task_priority) priority = g_icv.max_task_priority;
+  t->rt.priority = priority > 0 ? priority : 0;
+  void** depend = nullptr;
+  if (ndeps > 0) {
+    void** array = static_cast<void**>(__builtin_alloca(sizeof(void*) * (5 + 2 * size_t(ndeps))));
+    depend = to_depend_array(deps, ndeps, array);
+    // The block is already laid out, so the records go apart from it; the
+    // task frees them with itself.
+    auto* recs = static_cast<DepRecord*>(task_pool_alloc(me, sizeof(DepRecord) * size_t(ndeps)));
+    depend_decode(depend, recs, size_t(ndeps));
+    t->rt.records = recs;
+    t->rt.nrecords = ndeps;
+    t->rt.flags |= kTaskOwnRecords;
+  }
+  TaskSpec s{};
+  s.if_clause = true;
+  s.depend = depend;
+  void* event;
+  s.detach = (t->rt.flags & kTaskDetached) ? &event : nullptr;
+  if (task_must_run_now(me, s))
+    task_run_now(me, t);
+  else
+    task_submit(me, t);
+}
+
+void task_undeferred_begin(Thread* me, Task* t) { me->task = t; }
+
+// The body already ran (as `t`, so its children and taskwaits are its
+// own); completing it goes through the core's undeferred path with an
+// empty body, which also waits for a pending detach event.
+void task_undeferred_end(Thread* me, Task* t) {
+  me->task = t->parent;
+  t->rt.fn = empty_body;
+  task_run_now(me, t);
+}
+
+void* task_allow_completion_event(Task* t) {
+  if (!(t->rt.flags & kTaskDetached)) {
+    t->rt.flags |= kTaskDetached;
+    t->rt.detach.store(2, std::memory_order_relaxed);
+  }
+  return t;
+}
+
+void task_wait_depend(Thread* me, const DependItem* deps, int ndeps) {
+  if (ndeps <= 0) return;
+  void** array = static_cast<void**>(__builtin_alloca(sizeof(void*) * (5 + 2 * size_t(ndeps))));
+  taskwait_depend(me, to_depend_array(deps, ndeps, array));
+}
+
+}  // namespace kite

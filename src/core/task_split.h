@@ -1,0 +1,39 @@
+// Tasks created in two steps, for ABIs where the compiler fills in the
+// task's data block itself after the runtime allocated it, and gives the
+// dependences (and the choice between deferred and undeferred execution)
+// only when the task is handed back: the LLVM ABI's task_alloc, then
+// omp_task / omp_task_with_deps / task_begin_if0.
+#pragma once
+
+#include "team.h"
+
+namespace kite {
+
+// One dependence item, ABI-independent.
+enum class DependType : uint8_t { kIn, kOut, kInout, kMutexinoutset, kInoutset, kAllMemory };
+struct DependItem {
+  void* addr;
+  DependType type;
+};
+
+// A descriptor with an uninitialized data block of spec.arg_size bytes
+// (spec.data and spec.cpyfn are ignored, spec.depend must be null).
+Task* task_create_unfilled(Thread* me, const TaskSpec& spec, void** block);
+
+// Hands the task over: deferred unless it must run now (no team, final
+// parent, a long local queue); after its dependences are met.
+void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int priority);
+
+// Undeferred execution with the body called by the compiler between the
+// two: begin makes `t` the thread's current task, end completes it.
+void task_undeferred_begin(Thread* me, Task* t);
+void task_undeferred_end(Thread* me, Task* t);
+
+// Makes `t` complete only when both its body ended and the returned event
+// was fulfilled (omp_fulfill_event); call before handing it over.
+void* task_allow_completion_event(Task* t);
+
+// Waits until the sibling tasks these items depend on are complete.
+void task_wait_depend(Thread* me, const DependItem* deps, int ndeps);
+
+}  // namespace kite

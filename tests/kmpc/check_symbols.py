@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Checks that every __kmpc_* symbol the given clang-built programs import is
+exported by Kite under libomp's version node (VERSION), and lists the
+__kmpc_* entry points LLVM's libomp exports that Kite does not (for
+information; not a failure).
+
+usage: check_symbols.py LIBKITE LIBOMP PROGRAM...
+"""
+import os
+import re
+import subprocess
+import sys
+
+LINE = re.compile(r"\s(\(?)([A-Za-z0-9_.]+)\)?\s+(\S+)$")
+
+
+def dynamic_symbols(path):
+    """{name: set of versions} of the defined dynamic symbols of `path`."""
+    out = subprocess.run(["objdump", "-T", path], check=True, capture_output=True,
+                         text=True).stdout
+    syms = {}
+    for line in out.splitlines():
+        if "*UND*" in line or " DF " not in line and " DO " not in line:
+            continue
+        m = LINE.search(line)
+        if m:
+            syms.setdefault(m.group(3), set()).add(m.group(2))
+    return syms
+
+
+def imported_kmpc(path):
+    out = subprocess.run(["nm", "-D", "--undefined-only", path], check=True,
+                         capture_output=True, text=True).stdout
+    names = set()
+    for line in out.split():
+        name = line.split("@")[0]
+        if name.startswith("__kmpc_"):
+            names.add(name)
+    return names
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    kite_path, libomp_path, programs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    kite = dynamic_symbols(kite_path)
+    failures = []
+    used = set()
+    for prog in programs:
+        for name in sorted(imported_kmpc(prog)):
+            used.add(name)
+            if name not in kite:
+                failures.append(f"{os.path.basename(prog)}: {name} is not exported by Kite")
+            elif "VERSION" not in kite[name]:
+                failures.append(f"{os.path.basename(prog)}: {name} is exported, but not "
+                                f"under VERSION ({', '.join(sorted(kite[name]))})")
+    print(f"{len(used)} distinct __kmpc_* entry points imported by {len(programs)} programs")
+    if os.path.exists(libomp_path):
+        libomp = dynamic_symbols(libomp_path)
+        lacking = sorted(n for n in libomp if n.startswith("__kmpc_") and n not in kite)
+        have = sum(1 for n in libomp if n.startswith("__kmpc_") and n in kite)
+        print(f"libomp ({libomp_path}) exports {have + len(lacking)} __kmpc_* entry points; "
+              f"Kite lacks {len(lacking)}:")
+        for n in lacking:
+            print(f"  {n}")
+    else:
+        print(f"note: {libomp_path} not found; no comparison with libomp")
+    for f in failures:
+        print(f"FAIL: {f}")
+    if failures:
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
