@@ -1,6 +1,6 @@
 // Threadprivate variables kept by the runtime (for ABIs whose compiler asks
 // for the calling thread's copy of a variable instead of using native
-// thread-local storage: clang with -fno-openmp-use-tls, and on targets
+// thread-local storage: clang with -fnoopenmp-use-tls, and on targets
 // without TLS).
 #pragma once
 

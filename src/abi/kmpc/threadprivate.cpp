@@ -1,5 +1,5 @@
 // LLVM ABI: threadprivate variables the runtime keeps (clang emits these
-// calls instead of native TLS with -fno-openmp-use-tls).
+// calls instead of native TLS with -fnoopenmp-use-tls).
 #include "abi/kmpc/kmpc.h"
 #include "core/threadprivate.h"
 
