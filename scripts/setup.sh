@@ -5,7 +5,7 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${KITE_BUILD_DIR:-$here/build}
 
-packages="cmake ninja-build g++ gcc gfortran pkg-config libhwloc-dev python3 libomp-14-dev binutils"
+packages="cmake ninja-build g++ gcc gfortran clang-14 pkg-config libhwloc-dev python3 libomp-14-dev binutils"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
