@@ -11,6 +11,7 @@
 // from it; ordered loops pass the turn on when the chunk is done.
 #include "loop.h"
 
+#include <pthread.h>
 #include <string.h>
 
 namespace kite {
@@ -35,8 +36,30 @@ inline void set_no_chunk_yet(Thread* t) { set_pos(t, 1, 0); }
 inline void set_exhausted(Thread* t) { set_pos(t, 0, 0); }
 
 // A thread outside any parallel region is a team of one; its constructs use
-// a private slot, allocated on first use.
+// a private slot, allocated on first use and freed when the thread exits
+// (user threads may come and go by the thousand).
 __thread WorkShare* t_serial_ws = nullptr;
+pthread_key_t g_serial_key;
+pthread_once_t g_serial_once = PTHREAD_ONCE_INIT;
+
+void serial_ws_free(void* p) {
+  WorkShare* ws = static_cast<WorkShare*>(p);
+  if (ws->scratch) xfree(ws->scratch);
+  if (ws->doacross) xfree(ws->doacross);
+  xfree(ws);
+}
+void serial_key_create() { pthread_key_create(&g_serial_key, serial_ws_free); }
+
+WorkShare* serial_ws() {
+  WorkShare* ws = t_serial_ws;
+  if (KITE_LIKELY(ws != nullptr)) return ws;
+  ws = static_cast<WorkShare*>(xaligned_alloc(kCacheLine, sizeof(WorkShare)));
+  memset(static_cast<void*>(ws), 0, sizeof(WorkShare));
+  pthread_once(&g_serial_once, serial_key_create);
+  pthread_setspecific(g_serial_key, ws);
+  t_serial_ws = ws;
+  return ws;
+}
 
 std::atomic<bool> g_warned_incr{false};
 std::atomic<bool> g_warned_sched{false};
@@ -182,14 +205,8 @@ void loop_leave(Thread* t) {
 
 WorkShare* construct_enter(Thread* self, bool* first) {
   if (KITE_LIKELY(self->team != nullptr)) return ws_enter(self, first);
-  WorkShare* ws = t_serial_ws;
-  if (!ws) {
-    ws = static_cast<WorkShare*>(xaligned_alloc(kCacheLine, sizeof(WorkShare)));
-    memset(static_cast<void*>(ws), 0, sizeof(WorkShare));
-    t_serial_ws = ws;
-  }
   *first = true;
-  return ws;
+  return serial_ws();
 }
 
 void construct_leave(Thread* self, WorkShare* ws) {
