@@ -67,7 +67,8 @@ Task* task_create_unfilled(Thread* me, const TaskSpec& spec, void** block) {
   return task_prepare(me, s, block);
 }
 
-void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int priority) {
+void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int priority,
+                    bool if_clause) {
   if (priority > g_icv.max_task_priority) priority = g_icv.max_task_priority;
   t->rt.priority = priority > 0 ? priority : 0;
   void** depend = nullptr;
@@ -83,7 +84,7 @@ void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int 
     t->rt.flags |= kTaskOwnRecords;
   }
   TaskSpec s{};
-  s.if_clause = true;
+  s.if_clause = if_clause;
   s.depend = depend;
   void* event;
   s.detach = (t->rt.flags & kTaskDetached) ? &event : nullptr;
@@ -91,6 +92,12 @@ void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int 
     task_run_now(me, t);
   else
     task_submit(me, t);
+}
+
+void task_discard(Thread* me, Task* t) {
+  t->rt.fn = empty_body;
+  t->rt.nrecords = 0;
+  task_run_now(me, t);
 }
 
 void task_undeferred_begin(Thread* me, Task* t) { me->task = t; }

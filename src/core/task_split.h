@@ -20,9 +20,15 @@ struct DependItem {
 // (spec.data and spec.cpyfn are ignored, spec.depend must be null).
 Task* task_create_unfilled(Thread* me, const TaskSpec& spec, void** block);
 
-// Hands the task over: deferred unless it must run now (no team, final
-// parent, a long local queue); after its dependences are met.
-void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int priority);
+// Hands the task over: deferred unless if_clause is false or it must run
+// now (no team, final parent, a long local queue); after its dependences
+// are met.
+void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int priority,
+                    bool if_clause = true);
+
+// Disposes of a task that is never to run (the LLVM ABI's taskloop pattern,
+// of which the real tasks are copies).
+void task_discard(Thread* me, Task* t);
 
 // Undeferred execution with the body called by the compiler between the
 // two: begin makes `t` the thread's current task, end completes it.

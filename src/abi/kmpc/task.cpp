@@ -1,30 +1,12 @@
 // LLVM ABI: explicit tasks (__kmpc_omp_task_alloc and the calls that hand
-// the task back), taskwait, taskyield, taskgroup.
-//
-// The task's block, allocated by the core, holds a small Kite header, then
-// the kmp_task_t the compiler fills in (with its privates after it, within
-// sizeof_kmp_task_t bytes), then the shared-variable pointers.
-#include "abi/kmpc/kmpc.h"
-#include "core/task_split.h"
+// the task back), taskwait, taskyield, taskgroup. See task_block.h for the
+// task's memory.
+#include "abi/kmpc/task_block.h"
 
 using namespace kite;
+using namespace kite::kmpc;
 
 extern "C" {
-
-typedef kmp_int32 (*kmp_routine_entry_t)(kmp_int32 gtid, void* task);
-
-union kmp_cmplrdata_t {
-  kmp_int32 priority;
-  kmp_routine_entry_t destructors;
-};
-
-struct kmp_task_t {
-  void* shareds;
-  kmp_routine_entry_t routine;
-  kmp_int32 part_id;
-  kmp_cmplrdata_t data1;  // destructors thunk
-  kmp_cmplrdata_t data2;  // priority
-};
 
 // Dependence item as clang lays it out (24 bytes).
 struct kmp_depend_info {
@@ -35,31 +17,9 @@ struct kmp_depend_info {
 
 }  // extern "C"
 
-namespace {
+namespace kite::kmpc {
 
-// kmp_tasking_flags_t bits that clang sets.
-constexpr kmp_int32 kFlagTied = 0x1;
-constexpr kmp_int32 kFlagFinal = 0x2;
-constexpr kmp_int32 kFlagDestructors = 0x8;
-constexpr kmp_int32 kFlagPriority = 0x20;
-
-struct alignas(16) Header {
-  Task* task;        // the core descriptor
-  kmp_int32 flags;
-  // Untied task parts: clang's task entry, at a task switching point, sets
-  // the next part_id, hands the running task back (__kmpc_omp_task) and
-  // returns. Kite continues the task on the same thread (a tied schedule is
-  // a valid one for an untied task), so a hand-back only asks for another
-  // call of the entry.
-  bool running;
-  bool resumed;
-};
-
-inline Header* header_of(void* task) { return static_cast<Header*>(task) - 1; }
-inline kmp_task_t* task_of(Header* h) { return reinterpret_cast<kmp_task_t*>(h + 1); }
-
-// Runs the entry until the task has no part left, then its destructors.
-void run_parts(Header* h) {
+void run_task_parts(Header* h) {
   kmp_task_t* task = task_of(h);
   kmp_int32 gtid = self()->gtid;
   h->running = true;
@@ -71,7 +31,42 @@ void run_parts(Header* h) {
   if (h->flags & kFlagDestructors) task->data1.destructors(gtid, task);
 }
 
-void task_body(void* block) { run_parts(static_cast<Header*>(block)); }
+namespace {
+
+void task_body(void* block) { run_task_parts(static_cast<Header*>(block)); }
+
+}  // namespace
+
+Header* new_task_block(Thread* me, kmp_int32 flags, size_t task_size, size_t shareds_size,
+                       kmp_routine_entry_t entry) {
+  task_size = (task_size + sizeof(void*) - 1) & ~(sizeof(void*) - 1);
+  TaskSpec spec{};
+  spec.fn = task_body;
+  spec.arg_size = static_cast<long>(sizeof(Header) + task_size + shareds_size);
+  spec.arg_align = alignof(Header);
+  spec.if_clause = true;
+  spec.final = (flags & kFlagFinal) != 0;
+  spec.untied = (flags & kFlagTied) == 0;
+  void* block;
+  Task* t = task_create_unfilled(me, spec, &block);
+  Header* h = static_cast<Header*>(block);
+  h->task = t;
+  h->block_size = static_cast<size_t>(spec.arg_size);
+  h->flags = flags;
+  h->running = false;
+  h->resumed = false;
+  kmp_task_t* task = task_of(h);
+  task->shareds = shareds_size ? reinterpret_cast<char*>(task) + task_size : nullptr;
+  task->routine = entry;
+  task->part_id = 0;
+  task->data1.destructors = nullptr;
+  task->data2.priority = 0;
+  return h;
+}
+
+}  // namespace kite::kmpc
+
+namespace {
 
 // Up to this many items are converted on the stack; more go to the heap.
 constexpr int kStackDeps = 128;
@@ -122,29 +117,13 @@ extern "C" {
 KITE_EXPORT void* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags,
                                         size_t sizeof_kmp_task_t, size_t sizeof_shareds,
                                         kmp_routine_entry_t task_entry) {
-  Thread* me = self();
-  size_t task_size = (sizeof_kmp_task_t + sizeof(void*) - 1) & ~(sizeof(void*) - 1);
-  TaskSpec spec{};
-  spec.fn = task_body;
-  spec.arg_size = static_cast<long>(sizeof(Header) + task_size + sizeof_shareds);
-  spec.arg_align = alignof(Header);
-  spec.if_clause = true;
-  spec.final = (flags & kFlagFinal) != 0;
-  spec.untied = (flags & kFlagTied) == 0;
-  void* block;
-  Task* t = task_create_unfilled(me, spec, &block);
-  Header* h = static_cast<Header*>(block);
-  h->task = t;
-  h->flags = flags;
-  h->running = false;
-  h->resumed = false;
-  kmp_task_t* task = task_of(h);
-  task->shareds = sizeof_shareds ? reinterpret_cast<char*>(task) + task_size : nullptr;
-  task->routine = task_entry;
-  task->part_id = 0;
-  task->data1.destructors = nullptr;
-  task->data2.priority = 0;
-  return task;
+  return task_of(new_task_block(self(), flags, sizeof_kmp_task_t, sizeof_shareds, task_entry));
+}
+
+// The affinity clause is a hint; Kite schedules without it.
+KITE_EXPORT kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t*, kmp_int32, void*, kmp_int32,
+                                                        void*) {
+  return 0;
 }
 
 KITE_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, void* new_task,
