@@ -51,10 +51,12 @@ void* make_copy(Thread* self, void* original, size_t size, const Table* table) {
   if (self->gtid == 0) return original;
   void* copy = xaligned_alloc(kCacheLine, size ? size : 1);
   const Registered* r = find_registered(original);
-  if (r && r->init.cctor) {
-    r->init.cctor(copy, original);
-  } else if (r && r->init.ctor) {
+  // A constructor builds the copy as the variable's own initializer would;
+  // without one, a copy constructor copies the original.
+  if (r && r->init.ctor) {
     r->init.ctor(copy);
+  } else if (r && r->init.cctor) {
+    r->init.cctor(copy, original);
   } else {
     memcpy(copy, table->image, size);
   }

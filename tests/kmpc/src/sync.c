@@ -92,6 +92,27 @@ int main(void) {
   }
   CHECK_EQ_LONG(count, 100);
 
+  // sections (clang lowers them to a static loop): each runs once.
+  int sec[5] = {0, 0, 0, 0, 0}, lastsec = -1;
+#pragma omp parallel
+  {
+#pragma omp sections lastprivate(lastsec)
+    {
+#pragma omp section
+      { __atomic_add_fetch(&sec[0], 1, __ATOMIC_RELAXED); lastsec = 0; }
+#pragma omp section
+      { __atomic_add_fetch(&sec[1], 1, __ATOMIC_RELAXED); lastsec = 1; }
+#pragma omp section
+      { __atomic_add_fetch(&sec[2], 1, __ATOMIC_RELAXED); lastsec = 2; }
+#pragma omp section
+      { __atomic_add_fetch(&sec[3], 1, __ATOMIC_RELAXED); lastsec = 3; }
+#pragma omp section
+      { __atomic_add_fetch(&sec[4], 1, __ATOMIC_RELAXED); lastsec = 4; }
+    }
+  }
+  for (int i = 0; i < 5; i++) CHECK_EQ_LONG(sec[i], 1);
+  CHECK_EQ_LONG(lastsec, 4);
+
   // Lock routines with clang's omp_lock_t / omp_nest_lock_t layout.
   omp_lock_t l;
   omp_nest_lock_t nl;
