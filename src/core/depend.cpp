@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "ompt/events_task.h"
 #include "team.h"
 
 namespace kite {
@@ -169,6 +170,7 @@ inline void add_edge(Thread* me, Task* pred, Task* succ) {
   e->next = head;
   pred->rt.successors = e;
   succ->rt.npred.fetch_add(1, std::memory_order_relaxed);
+  ompt::on_task_dependence(pred, succ);
 }
 
 // Edges from the newest group on `tail`'s chain that conflicts with an item

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "depend.h"
+#include "ompt/events_task.h"
 #include "task_queue.h"
 #include "team.h"
 
@@ -371,7 +372,29 @@ bool start_cancelled(const Task* t) {
          taskgroup_is_cancelled(t->rt.taskgroup);
 }
 
+// With a tool: the same steps, with task_schedule events around the body
+// and cancel(discarded_task) for a task that never starts. Each event is
+// sent while the task still holds a completion condition, so it is alive.
+void execute_traced(Thread* me, Task* t) {
+  Task* prior = me->task;
+  const bool discarded = start_cancelled(t);
+  if (discarded)
+    ompt::task_discarded_slow(me, t);
+  else
+    ompt::run_task_body(me, t);
+  const bool detached = (t->rt.flags & kTaskDetached) != 0;
+  if (!discarded)
+    ompt::task_body_end(me, t, prior,
+                        detached && t->rt.detach.load(std::memory_order_acquire) > 1);
+  if (detached && t->rt.detach.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  complete(me, t);
+}
+
 void execute(Thread* me, Task* t) {
+  if (KITE_UNLIKELY(ompt::active())) {
+    execute_traced(me, t);
+    return;
+  }
   Task* prev = me->task;
   if (!start_cancelled(t)) {
     me->task = t;
@@ -508,9 +531,16 @@ void task_run_now(Thread* me, Task* t) {
   } else {
     t->rt.nrecords = 0;
   }
-  me->task = t;
-  t->rt.fn(t->rt.arg);
-  me->task = parent;
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::run_task_body(me, t);
+    ompt::task_body_end(me, t, parent,
+                        (t->rt.flags & kTaskDetached) &&
+                            t->rt.detach.load(std::memory_order_acquire) > 1);
+  } else {
+    me->task = t;
+    t->rt.fn(t->rt.arg);
+    me->task = parent;
+  }
   if ((t->rt.flags & kTaskDetached) &&
       t->rt.detach.fetch_sub(1, std::memory_order_acq_rel) != 1) {
     task_wait_until(
@@ -549,7 +579,9 @@ namespace {
 // An included task (inside a final task, or with no team at all) runs at
 // once, and so do all of its descendants: everything before it completed,
 // no dependence can hold it back, no child outlives it. Its descriptor
-// lives on the stack.
+// lives on the stack. kTraced: a tool is attached (task_create and
+// task_schedule around the body).
+template <bool kTraced>
 void run_included(Thread* me, const TaskSpec& spec) {
   Task* parent = me->task;
   Task t;
@@ -586,20 +618,58 @@ void run_included(Thread* me, const TaskSpec& spec) {
     spec.cpyfn(arg, spec.data);
   }
   rt.arg = arg;
-  spec.fn(arg);
-  me->task = parent;
+  if (kTraced) {
+    me->task = parent;
+    ompt::task_create_slow(me, &t, ompt::explicit_task_flags(&t, true), nullptr,
+                           spec.codeptr_ra, spec.enter_frame);
+    ompt::run_task_body(me, &t);
+    ompt::task_body_end(me, &t, parent, false);
+    ompt::clear_enter_frame(parent);
+  } else {
+    spec.fn(arg);
+    me->task = parent;
+  }
   if (rt.deps) depend_table_free(me, rt.deps);
+}
+
+bool spawn_cancelled(Thread* me) {
+  Team* team = me->team;
+  return KITE_UNLIKELY(g_icv.cancel) && team &&
+         (team_is_cancelled(team) || taskgroup_is_cancelled(me->task->rt.taskgroup));
+}
+
+// task_spawn with a tool attached: the same decisions, with task_create
+// (and dependences) before the task can run or be seen by another thread.
+void spawn_traced(Thread* me, const TaskSpec& spec) {
+  if (spawn_cancelled(me)) return;
+  Task* parent = me->task;
+  if ((!me->team || parent->final) && !spec.detach) {
+    run_included<true>(me, spec);
+    return;
+  }
+  void* arg;
+  bool now = task_must_run_now(me, spec);
+  Task* t = task_prepare(me, spec, &arg);
+  ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, now), spec.depend, spec.codeptr_ra,
+                         spec.enter_frame);
+  if (now)
+    task_run_now(me, t);
+  else
+    task_submit(me, t);
+  ompt::clear_enter_frame(parent);
 }
 
 }  // namespace
 
 void task_spawn(Thread* me, const TaskSpec& spec) {
-  Team* team = me->team;
-  if (KITE_UNLIKELY(g_icv.cancel) && team &&
-      (team_is_cancelled(team) || taskgroup_is_cancelled(me->task->rt.taskgroup)))
+  if (KITE_UNLIKELY(ompt::active())) {
+    spawn_traced(me, spec);
     return;
+  }
+  Team* team = me->team;
+  if (spawn_cancelled(me)) return;
   if ((!team || me->task->final) && !spec.detach) {
-    run_included(me, spec);
+    run_included<false>(me, spec);
     return;
   }
   void* arg;
@@ -611,18 +681,27 @@ void task_spawn(Thread* me, const TaskSpec& spec) {
     task_submit(me, t);
 }
 
-void taskwait(Thread* me) {
+void taskwait(Thread* me, const void* codeptr_ra, void* enter_frame) {
   Task* cur = me->task;
-  if (!cur || children_of(cur->rt.counts.load(std::memory_order_acquire)) == 0) return;
-  task_wait_until(
-      me, me->team,
-      [](void* c) {
-        return children_of(static_cast<Task*>(c)->rt.counts.load(std::memory_order_acquire)) == 0;
-      },
-      cur);
+  const bool tool = ompt::active();
+  if (tool) ompt::sync_task_region_slow(me, ompt_sync_region_taskwait, ompt_scope_begin, codeptr_ra,
+                                        enter_frame);
+  if (cur && children_of(cur->rt.counts.load(std::memory_order_acquire)) != 0) {
+    if (tool) ompt::sync_task_wait_slow(me, ompt_sync_region_taskwait, ompt_scope_begin, codeptr_ra);
+    task_wait_until(
+        me, me->team,
+        [](void* c) {
+          return children_of(static_cast<Task*>(c)->rt.counts.load(std::memory_order_acquire)) ==
+                 0;
+        },
+        cur);
+    if (tool) ompt::sync_task_wait_slow(me, ompt_sync_region_taskwait, ompt_scope_end, codeptr_ra);
+  }
+  if (tool) ompt::sync_task_region_slow(me, ompt_sync_region_taskwait, ompt_scope_end, codeptr_ra,
+                                        nullptr);
 }
 
-void taskwait_depend(Thread* me, void** depend) {
+void taskwait_depend(Thread* me, void** depend, const void* codeptr_ra, void* enter_frame) {
   Team* team = me->team;
   if (!team || !depend) return;
   // A body-less undeferred task with these dependences: waiting for it to
@@ -633,7 +712,12 @@ void taskwait_depend(Thread* me, void** depend) {
   spec.if_clause = false;
   void* arg;
   Task* t = task_prepare(me, spec, &arg);
+  const bool tool = ompt::active();
+  if (tool)
+    ompt::task_create_slow(me, t, ompt_task_taskwait | ompt_task_undeferred, depend, codeptr_ra,
+                           enter_frame);
   task_run_now(me, t);
+  if (tool) ompt::clear_enter_frame(me->task);
 }
 
 void taskyield(Thread* me) { task_run_one(me, false); }
@@ -648,6 +732,9 @@ void task_fulfill_event(void* event) {
   }
   Team* team = t->team;
   const bool undeferred = (t->rt.flags & kTaskUndeferred) != 0;
+  // Reported while the event still holds the task alive.
+  if (ompt::active() && t->rt.detach.load(std::memory_order_acquire) > 0)
+    ompt::task_fulfill_slow(t, t->rt.detach.load(std::memory_order_acquire) == 1);
   int left = t->rt.detach.fetch_sub(1, std::memory_order_acq_rel);
   if (left != 1) {
     if (left <= 0) warn("omp_fulfill_event: event %p fulfilled twice or not a detach event", event);

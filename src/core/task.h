@@ -89,6 +89,9 @@ struct TaskSpec {
   int priority;
   void** depend;                 // libgomp depend array, or null
   void** detach;                 // where the event handle goes, or null
+  // Captured at the ABI boundary for tools (as in ForkSpec).
+  const void* codeptr_ra = nullptr;
+  void* enter_frame = nullptr;
 };
 
 // --- creating and running tasks (task.cpp) ---------------------------------
@@ -98,8 +101,10 @@ void task_spawn(Thread* me, const TaskSpec& spec);
 Task* task_prepare(Thread* me, const TaskSpec& spec, void** arg);
 void task_submit(Thread* me, Task* t);
 
-void taskwait(Thread* me);
-void taskwait_depend(Thread* me, void** depend);
+// codeptr_ra / enter_frame: the ABI call's, for tools (null when unknown).
+void taskwait(Thread* me, const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
+void taskwait_depend(Thread* me, void** depend, const void* codeptr_ra = nullptr,
+                     void* enter_frame = nullptr);
 void taskyield(Thread* me);
 bool task_in_final(Thread* me);
 // The tied-task scheduling constraint: may `t` run while `current` waits?
@@ -139,7 +144,7 @@ void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx);
 
 // --- taskgroups (taskgroup.cpp) -------------------------------------------
 void taskgroup_start(Thread* me);
-void taskgroup_end(Thread* me);
+void taskgroup_end(Thread* me, const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
 Taskgroup* taskgroup_new(Thread* me, Taskgroup* prev);
 void taskgroup_free(Thread* me, Taskgroup* tg);
 // True when a task bound to `tg` must not start (its group was cancelled).

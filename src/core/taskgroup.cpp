@@ -3,6 +3,7 @@
 // for at the end of the region while running tasks.
 #include <new>
 
+#include "ompt/events_task.h"
 #include "team.h"
 
 namespace kite {
@@ -31,21 +32,33 @@ void taskgroup_start(Thread* me) {
   cur->rt.taskgroup = taskgroup_new(me, cur->rt.taskgroup);
 }
 
-void taskgroup_end(Thread* me) {
+// Tools see the taskgroup's synchronization at its end, where the waiting
+// for the group's tasks happens (sync_region taskgroup begin and end both
+// here, as libomp reports it too).
+void taskgroup_end(Thread* me, const void* codeptr_ra, void* enter_frame) {
   Task* cur = me->task;
   Taskgroup* tg = cur->rt.taskgroup;
   if (!tg) {
     warn("taskgroup end without a matching taskgroup start; ignored");
     return;
   }
+  const bool tool = ompt::active();
+  if (tool)
+    ompt::sync_task_region_slow(me, ompt_sync_region_taskgroup, ompt_scope_begin, codeptr_ra,
+                                enter_frame);
   if (tg->pending.load(std::memory_order_acquire) != 0) {
+    if (tool)
+      ompt::sync_task_wait_slow(me, ompt_sync_region_taskgroup, ompt_scope_begin, codeptr_ra);
     task_wait_until(
         me, me->team,
         [](void* c) {
           return static_cast<Taskgroup*>(c)->pending.load(std::memory_order_acquire) == 0;
         },
         tg);
+    if (tool) ompt::sync_task_wait_slow(me, ompt_sync_region_taskgroup, ompt_scope_end, codeptr_ra);
   }
+  if (tool)
+    ompt::sync_task_region_slow(me, ompt_sync_region_taskgroup, ompt_scope_end, codeptr_ra, nullptr);
   cur->rt.taskgroup = tg->prev;
   taskgroup_free(me, tg);
 }

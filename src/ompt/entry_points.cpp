@@ -29,6 +29,13 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_thread_begin:
     case ompt_callback_thread_end:
       return ompt_set_always;
+    // Explicit tasks of gcc programs (GOMP_task, taskloop, taskwait with
+    // depend), yes; tasks of the LLVM ABI (__kmpc_omp_task*), not yet.
+    case ompt_callback_task_create:
+    case ompt_callback_task_schedule:
+    case ompt_callback_dependences:
+    case ompt_callback_task_dependence:
+      return ompt_set_sometimes;
     // Parallel constructs, yes; the league of a teams construct and the
     // initial tasks of teams and target regions, not yet.
     case ompt_callback_parallel_begin:
@@ -194,8 +201,18 @@ int get_task_info(int level, int* flags, ompt_data_t** task_data, ompt_frame_t**
     if (thread_num) *thread_num = int(task - task->team->implicit);
     return 2;
   }
-  // Explicit tasks exist, but their tool data and frames are not kept yet
-  // (task callbacks are a later step).
+  if (task->kind == kTaskExplicit) {
+    // The region of the team the task binds to; an included task outside
+    // any team binds to its thread's implicit region.
+    if (flags) *flags = task->ompt.flags ? task->ompt.flags : ompt_task_explicit;
+    if (task_data) *task_data = &task->ompt.task_data;
+    if (task_frame) *task_frame = &task->ompt.frame;
+    if (parallel_data)
+      *parallel_data = task->team ? &task->team->ompt.parallel_data
+                                  : &me->initial_task.ompt.implicit_parallel_data;
+    if (thread_num) *thread_num = task->ompt.thread_num;
+    return 2;
+  }
   return 1;
 }
 

@@ -23,6 +23,11 @@ struct TaskState {
   // Only meaningful for initial tasks: the implicit parallel region that
   // encloses an initial task has no Team object, so its data lives here.
   ompt_data_t implicit_parallel_data;
+  // Explicit tasks (src/ompt/events_task.cpp): the ompt_task_flag_t bits
+  // reported at creation, and the thread that runs the task (tied tasks
+  // never move), for ompt_get_task_info.
+  int flags;
+  int thread_num;
 };
 
 struct TeamState {

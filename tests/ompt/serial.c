@@ -81,6 +81,12 @@ int main(void) {
     if (e == ompt_callback_implicit_task || e == ompt_callback_sync_region ||
         e == ompt_callback_sync_region_wait)
       continue;
+    /* Task and worksharing events: tests/ompt/ompt_task_*.c, ompt_ws_*.c. */
+    if (e == ompt_callback_task_create || e == ompt_callback_task_schedule ||
+        e == ompt_callback_dependences || e == ompt_callback_task_dependence ||
+        e == ompt_callback_work || e == ompt_callback_dispatch || e == ompt_callback_cancel ||
+        e == ompt_callback_reduction)
+      continue;
     CHECK_EQ_LONG(rec_set_callback((ompt_callbacks_t)e, (ompt_callback_t)rec_thread_end),
                   ompt_set_never);
     ompt_callback_t got = NULL;

@@ -35,17 +35,25 @@ KITE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, v
   s.priority = (flags & kFlagPriority) ? priority : 0;
   s.depend = (flags & kFlagDepend) ? depend : nullptr;
   s.detach = (flags & kFlagDetach) ? static_cast<void**>(detach) : nullptr;
+  s.codeptr_ra = KITE_RETURN_ADDRESS();
+  s.enter_frame = __builtin_dwarf_cfa();
   task_spawn(self(), s);
 }
 
-KITE_EXPORT void GOMP_taskwait(void) { taskwait(self()); }
+KITE_EXPORT void GOMP_taskwait(void) {
+  taskwait(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 
-KITE_EXPORT void GOMP_taskwait_depend(void** depend) { taskwait_depend(self(), depend); }
+KITE_EXPORT void GOMP_taskwait_depend(void** depend) {
+  taskwait_depend(self(), depend, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 
 KITE_EXPORT void GOMP_taskyield(void) { taskyield(self()); }
 
 KITE_EXPORT void GOMP_taskgroup_start(void) { taskgroup_start(self()); }
 
-KITE_EXPORT void GOMP_taskgroup_end(void) { taskgroup_end(self()); }
+KITE_EXPORT void GOMP_taskgroup_end(void) {
+  taskgroup_end(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 
 }  // extern "C"

@@ -1,0 +1,166 @@
+// The slow halves of the task emitters (events_task.h): they run only with
+// a tool attached.
+//
+// Per task, a tool sees: task_create (with dependences, then one
+// task_dependence per predecessor still live), task_schedule prior -> task
+// when a thread starts its body, task_schedule task -> prior when the body
+// returns (ompt_task_complete, or ompt_task_detach while its event is
+// unfulfilled, then ompt_task_late_fulfill when it is).
+#include "ompt/events_task.h"
+
+#include "core/depend.h"
+
+namespace kite {
+namespace ompt {
+
+namespace {
+
+int working_state(Thread* me) {
+  return me->team ? ompt_state_work_parallel : ompt_state_work_serial;
+}
+
+ompt_data_t* region_data(Thread* me) {
+  return me->team ? &me->team->ompt.parallel_data
+                  : &me->initial_task.ompt.implicit_parallel_data;
+}
+
+void schedule(Task* prior, int status, Task* next) {
+  auto cb = callback<ompt_callback_task_schedule_t>(ompt_callback_task_schedule);
+  if (cb)
+    cb(&prior->ompt.task_data, static_cast<ompt_task_status_t>(status),
+       next ? &next->ompt.task_data : nullptr);
+}
+
+// Kinds stored in gcc's omp_depend_t objects (depobj, inoutset).
+ompt_dependence_type_t object_kind(uintptr_t k) {
+  switch (k) {
+    case 1: return ompt_dependence_type_in;
+    case 2: return ompt_dependence_type_out;
+    case 4: return ompt_dependence_type_mutexinoutset;
+    case 5: return ompt_dependence_type_inoutset;
+    default: return ompt_dependence_type_inout;
+  }
+}
+
+// Translates a libgomp depend array. gcc passes out and inout items in one
+// group it does not tell apart; both order the task after every earlier
+// sibling item on the address, which is inout's meaning, so they are
+// reported as inout.
+void report_dependences(Task* t, void** depend) {
+  auto cb = callback<ompt_callback_dependences_t>(ompt_callback_dependences);
+  if (!cb) return;
+  size_t n = depend_count(depend);
+  ompt_dependence_t stack[32];
+  ompt_dependence_t* deps = n <= 32 ? stack : static_cast<ompt_dependence_t*>(xmalloc(n * sizeof *deps));
+  auto set = [&](size_t i, void* addr, ompt_dependence_type_t kind) {
+    deps[i].variable.ptr = addr;
+    deps[i].dependence_type = kind;
+  };
+  auto word = [&](size_t i) { return reinterpret_cast<uintptr_t>(depend[i]); };
+  if (word(0)) {
+    size_t nout = word(1);
+    for (size_t i = 0; i < n; ++i)
+      set(i, depend[2 + i], i < nout ? ompt_dependence_type_inout : ompt_dependence_type_in);
+  } else {
+    size_t nout = word(2), nmtx = word(3), nin = word(4);
+    size_t normal = nout + nmtx + nin;
+    if (normal > n) normal = n;  // the core warned about it already
+    for (size_t i = 0; i < n; ++i) {
+      if (i < normal) {
+        set(i, depend[5 + i],
+            i < nout ? ompt_dependence_type_inout
+                     : i < nout + nmtx ? ompt_dependence_type_mutexinoutset : ompt_dependence_type_in);
+      } else {
+        void** obj = static_cast<void**>(depend[5 + i]);
+        set(i, obj[0], object_kind(reinterpret_cast<uintptr_t>(obj[1])));
+      }
+    }
+  }
+  cb(&t->ompt.task_data, deps, int(n));
+  if (deps != stack) xfree(deps);
+}
+
+}  // namespace
+
+int explicit_task_flags(const Task* t, bool undeferred) {
+  int f = ompt_task_explicit;
+  if (undeferred) f |= ompt_task_undeferred;
+  if (t->rt.flags & kTaskUntied) f |= ompt_task_untied;
+  if (t->rt.flags & kTaskMergeable) f |= ompt_task_mergeable;
+  if (t->final) f |= ompt_task_final;
+  return f;
+}
+
+void task_create_slow(Thread* me, Task* t, int flags, void** depend, const void* codeptr_ra,
+                      void* enter_frame) {
+  Task* enc = me->task;
+  t->ompt.flags = flags;
+  if (enter_frame) set_enter_frame(enc, enter_frame);
+  auto cb = callback<ompt_callback_task_create_t>(ompt_callback_task_create);
+  if (cb)
+    cb(&enc->ompt.task_data, &enc->ompt.frame, &t->ompt.task_data, flags, depend != nullptr,
+       codeptr_ra);
+  if (depend) report_dependences(t, depend);
+}
+
+void task_dependence_slow(Task* pred, Task* succ) {
+  auto cb = callback<ompt_callback_task_dependence_t>(ompt_callback_task_dependence);
+  if (cb) cb(&pred->ompt.task_data, &succ->ompt.task_data);
+}
+
+void run_task_body(Thread* me, Task* t) {
+  Task* prior = me->task;
+  int saved_state = me->ompt.state;
+  ompt_wait_id_t saved_wait = me->ompt.wait_id;
+  t->ompt.thread_num = me->team ? me->tid : 0;
+  schedule(prior, ompt_task_switch, t);
+  set_state(me, working_state(me));
+  me->ompt.wait_id = 0;
+  me->task = t;
+  t->ompt.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  kite_ompt_call_outlined(t->rt.fn, t->rt.arg, &t->ompt.frame);
+  t->ompt.frame.exit_frame.ptr = nullptr;
+  t->ompt.frame.exit_frame_flags = 0;
+  me->task = prior;
+  set_state(me, saved_state);
+  me->ompt.wait_id = saved_wait;
+}
+
+void task_body_end(Thread* me, Task* t, Task* prior, bool event_pending) {
+  schedule(t, event_pending ? ompt_task_detach : ompt_task_complete, prior);
+}
+
+void task_discarded_slow(Thread* me, Task* t) {
+  auto cb = callback<ompt_callback_cancel_t>(ompt_callback_cancel);
+  if (cb) cb(&t->ompt.task_data, ompt_cancel_discarded_task, nullptr);
+}
+
+void task_fulfill_slow(Task* t, bool body_done) {
+  schedule(t, body_done ? ompt_task_late_fulfill : ompt_task_early_fulfill, nullptr);
+}
+
+void sync_task_region_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
+                           const void* codeptr_ra, void* enter_frame) {
+  Task* task = me->task;
+  if (ep == ompt_scope_begin && enter_frame) set_enter_frame(task, enter_frame);
+  auto cb = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region);
+  if (cb) cb(kind, ep, region_data(me), &task->ompt.task_data, codeptr_ra);
+  if (ep == ompt_scope_end) clear_enter_frame(task);
+}
+
+void sync_task_wait_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
+                         const void* codeptr_ra) {
+  Task* task = me->task;
+  auto cb = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region_wait);
+  if (ep == ompt_scope_begin) {
+    set_state(me, kind == ompt_sync_region_taskwait ? ompt_state_wait_taskwait
+                                                    : ompt_state_wait_taskgroup);
+    if (cb) cb(kind, ep, region_data(me), &task->ompt.task_data, codeptr_ra);
+  } else {
+    if (cb) cb(kind, ep, region_data(me), &task->ompt.task_data, codeptr_ra);
+    set_state(me, working_state(me));
+  }
+}
+
+}  // namespace ompt
+}  // namespace kite

@@ -1,0 +1,59 @@
+// Emitters for explicit tasks, their dependences, and the synchronization
+// of taskwait and taskgroup (OpenMP 5.2 §19.5.2.7-8, 19.5.2.13).
+//
+// The core calls the inline halves; each costs one test of active() when no
+// tool is attached. Task execution itself is routed by the core: it checks
+// active() once per task and, with a tool, runs the body through
+// run_task_body(), which brackets it with task_schedule events.
+#pragma once
+
+#include "ompt/callbacks.h"
+
+namespace kite {
+namespace ompt {
+
+// --- creation ----------------------------------------------------------------
+// `t` exists and is about to be queued or run; flags are ompt_task_flag_t
+// bits; `depend` is the libgomp depend array (or null). The encountering
+// task's enter frame is set to `enter_frame` for the call and left set:
+// the creator clears it with clear_enter_frame() when it leaves the runtime.
+void task_create_slow(Thread* me, Task* t, int flags, void** depend, const void* codeptr_ra,
+                      void* enter_frame);
+
+// The ompt_task_flag_t bits of explicit task `t`.
+int explicit_task_flags(const Task* t, bool undeferred);
+
+// An edge pred -> succ was added between sibling tasks.
+void task_dependence_slow(Task* pred, Task* succ);
+inline void on_task_dependence(Task* pred, Task* succ) {
+  if (active()) task_dependence_slow(pred, succ);
+}
+
+// --- execution ---------------------------------------------------------------
+// Runs the body of `t` on `me` (me->task is the prior task): task_schedule
+// prior -> t (ompt_task_switch), the body with t's exit frame set, then
+// task_schedule t -> prior with `end_status()`'s answer. The caller restores
+// me->task afterwards, as it does without a tool.
+void run_task_body(Thread* me, Task* t);
+// The status a task's body end is reported with: complete, or detach when
+// its event is still unfulfilled. Called after the body returned, before
+// the caller drops the body's completion condition.
+void task_body_end(Thread* me, Task* t, Task* prior, bool event_pending);
+
+// A task bound to a cancelled region or taskgroup is discarded unstarted.
+void task_discarded_slow(Thread* me, Task* t);
+
+// omp_fulfill_event on `t`: early (its body still runs) or late.
+void task_fulfill_slow(Task* t, bool body_done);
+
+// --- taskwait, taskgroup -------------------------------------------------------
+// sync_region begin/end of kind `kind` for the current task of `me`; the
+// begin sets the task's enter frame, the end clears it.
+void sync_task_region_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
+                           const void* codeptr_ra, void* enter_frame);
+// The waiting part only: sync_region_wait and the waiting state.
+void sync_task_wait_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
+                         const void* codeptr_ra);
+
+}  // namespace ompt
+}  // namespace kite
