@@ -39,18 +39,27 @@ void check_hint(const char* routine, int hint) {
   __asm__(".symver lock_api_" #name "," #name "@@OMP_3.0");             \
   __asm__(".symver lock_api_" #name "," #name "@OMP_1.0")
 
-KITE_LOCK_ROUTINE(void, omp_init_lock, (LockWord * lock), { lock_init(lock); });
-KITE_LOCK_ROUTINE(void, omp_destroy_lock, (LockWord * lock),
-                  { lock_destroy(lock, "omp_destroy_lock"); });
-KITE_LOCK_ROUTINE(void, omp_set_lock, (LockWord * lock), { lock_set(lock); });
-KITE_LOCK_ROUTINE(void, omp_unset_lock, (LockWord * lock), { lock_unset(lock); });
-KITE_LOCK_ROUTINE(int, omp_test_lock, (LockWord * lock), { return lock_test(lock) ? 1 : 0; });
+// Tools get the return address into the program of each routine (a Fortran
+// wrapper reaches these by a tail call, so its caller's address).
+#define KITE_RA __builtin_return_address(0)
 
-KITE_LOCK_ROUTINE(void, omp_init_nest_lock, (NestLock * lock), { nest_lock_init(lock); });
-KITE_LOCK_ROUTINE(void, omp_destroy_nest_lock, (NestLock * lock), { nest_lock_destroy(lock); });
-KITE_LOCK_ROUTINE(void, omp_set_nest_lock, (NestLock * lock), { nest_lock_set(lock); });
-KITE_LOCK_ROUTINE(void, omp_unset_nest_lock, (NestLock * lock), { nest_lock_unset(lock); });
-KITE_LOCK_ROUTINE(int, omp_test_nest_lock, (NestLock * lock), { return nest_lock_test(lock); });
+KITE_LOCK_ROUTINE(void, omp_init_lock, (LockWord * lock), { lock_init(lock, 0, KITE_RA); });
+KITE_LOCK_ROUTINE(void, omp_destroy_lock, (LockWord * lock),
+                  { lock_destroy(lock, "omp_destroy_lock", KITE_RA); });
+KITE_LOCK_ROUTINE(void, omp_set_lock, (LockWord * lock), { lock_set(lock, KITE_RA); });
+KITE_LOCK_ROUTINE(void, omp_unset_lock, (LockWord * lock), { lock_unset(lock, KITE_RA); });
+KITE_LOCK_ROUTINE(int, omp_test_lock, (LockWord * lock),
+                  { return lock_test(lock, KITE_RA) ? 1 : 0; });
+
+KITE_LOCK_ROUTINE(void, omp_init_nest_lock, (NestLock * lock),
+                  { nest_lock_init(lock, 0, KITE_RA); });
+KITE_LOCK_ROUTINE(void, omp_destroy_nest_lock, (NestLock * lock),
+                  { nest_lock_destroy(lock, KITE_RA); });
+KITE_LOCK_ROUTINE(void, omp_set_nest_lock, (NestLock * lock), { nest_lock_set(lock, KITE_RA); });
+KITE_LOCK_ROUTINE(void, omp_unset_nest_lock, (NestLock * lock),
+                  { nest_lock_unset(lock, KITE_RA); });
+KITE_LOCK_ROUTINE(int, omp_test_nest_lock, (NestLock * lock),
+                  { return nest_lock_test(lock, KITE_RA); });
 
 extern "C" {
 
@@ -60,12 +69,12 @@ extern "C" {
 // reference, so the libgomp-compatible symbol set is unchanged.
 KITE_EXPORT void omp_init_lock_with_hint(LockWord* lock, int hint) {
   check_hint("omp_init_lock_with_hint", hint);
-  lock_init(lock);
+  lock_init(lock, unsigned(hint), KITE_RA);
 }
 
 KITE_EXPORT void omp_init_nest_lock_with_hint(NestLock* lock, int hint) {
   check_hint("omp_init_nest_lock_with_hint", hint);
-  nest_lock_init(lock);
+  nest_lock_init(lock, unsigned(hint), KITE_RA);
 }
 
 }  // extern "C"

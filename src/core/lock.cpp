@@ -2,6 +2,7 @@
 // lock word described in lock.h.
 #include "lock.h"
 
+#include "ompt/events_mutex.h"
 #include "wait.h"
 
 namespace kite {
@@ -80,39 +81,144 @@ void lock_release_contended(LockWord* w, uint32_t me, const char* what) {
 }
 
 // --- simple locks ------------------------------------------------------------
+// Each routine tests ompt::active() once; with a tool attached it takes an
+// out-of-line path that brackets the same work with the mutex events, so
+// the uncontended path without a tool gains one predictable branch. The
+// owner id is taken first: it creates the thread's record, which is what
+// activates a tool when a lock routine is a program's first OpenMP call.
+//
+// Kite's lock word has no room for the hint, and the lock does not change
+// behaviour with it, so acquire events report omp_sync_hint_none; the hint
+// given at initialization is reported by lock_init.
 
-void lock_init(LockWord* w) { w->store(0, std::memory_order_relaxed); }
+namespace {
 
-void lock_destroy(LockWord* w, const char* what) {
+constexpr unsigned kNoHint = 0;  // omp_sync_hint_none
+
+KITE_NOINLINE void lock_set_observed(LockWord* w, uint32_t me, const void* ra) {
+  Thread* t = self();
+  ompt::on_mutex_acquire(t, ompt_mutex_lock, kNoHint, w, ompt_state_wait_lock, ra);
+  lock_acquire(w, me, "omp_set_lock");
+  ompt::on_mutex_acquired(t, ompt_mutex_lock, w, ra);
+}
+
+KITE_NOINLINE bool lock_test_observed(LockWord* w, uint32_t me, const void* ra) {
+  Thread* t = self();
+  // A test never blocks, so the thread keeps its working state.
+  ompt::on_mutex_acquire(t, ompt_mutex_test_lock, kNoHint, w, 0, ra);
+  if (!lock_try_acquire(w, me)) return false;
+  ompt::on_mutex_acquired(t, ompt_mutex_test_lock, w, ra);
+  return true;
+}
+
+// A misused unset (lock not held by the caller) releases nothing, so it
+// reports nothing. After the release the lock may already be another
+// thread's: the event names it by address only.
+KITE_NOINLINE void lock_unset_observed(LockWord* w, uint32_t me, const void* ra) {
+  const bool held = (w->load(std::memory_order_relaxed) & kLockOwnerMask) == me;
+  lock_release(w, me, "omp_unset_lock");
+  if (held) ompt::on_mutex_released(ompt_mutex_lock, w, ra);
+}
+
+}  // namespace
+
+void lock_init(LockWord* w, unsigned hint, const void* codeptr_ra) {
+  self();
+  w->store(0, std::memory_order_relaxed);
+  if (ompt::active()) ompt::on_lock_init(ompt_mutex_lock, hint, w, codeptr_ra);
+}
+
+void lock_destroy(LockWord* w, const char* what, const void* codeptr_ra) {
+  self();
   if (w->load(std::memory_order_relaxed) != 0)
     KITE_LOCK_MISUSE("%s: destroying a lock that is still held", what);
   w->store(0, std::memory_order_relaxed);
+  if (ompt::active()) ompt::on_lock_destroy(ompt_mutex_lock, w, codeptr_ra);
 }
 
-void lock_set(LockWord* w) { lock_acquire(w, lock_owner_id(), "omp_set_lock"); }
+void lock_set(LockWord* w, const void* codeptr_ra) {
+  const uint32_t me = lock_owner_id();
+  if (ompt::active()) return lock_set_observed(w, me, codeptr_ra);
+  lock_acquire(w, me, "omp_set_lock");
+}
 
-void lock_unset(LockWord* w) { lock_release(w, lock_owner_id(), "omp_unset_lock"); }
+void lock_unset(LockWord* w, const void* codeptr_ra) {
+  const uint32_t me = lock_owner_id();
+  if (ompt::active()) return lock_unset_observed(w, me, codeptr_ra);
+  lock_release(w, me, "omp_unset_lock");
+}
 
-bool lock_test(LockWord* w) { return lock_try_acquire(w, lock_owner_id()); }
+bool lock_test(LockWord* w, const void* codeptr_ra) {
+  const uint32_t me = lock_owner_id();
+  if (ompt::active()) return lock_test_observed(w, me, codeptr_ra);
+  return lock_try_acquire(w, me);
+}
 
 // --- nest locks --------------------------------------------------------------
 // Only the owner reads or writes depth, and only while it holds the word, so
 // depth needs no atomics; the acquire/release on the word orders it.
+//
+// Events (5.2 §19.5.2.14-16): every set/test begins with mutex_acquire; the
+// first level is mutex_acquired, a further level by the owner is nest_lock
+// begin; releasing a level that is not the last is nest_lock end, the last
+// is mutex_released.
 
-void nest_lock_init(NestLock* l) {
+namespace {
+
+inline bool owns(NestLock* l, uint32_t me) {
+  return (l->word.load(std::memory_order_relaxed) & kLockOwnerMask) == me;
+}
+
+KITE_NOINLINE void nest_lock_set_observed(NestLock* l, uint32_t me, const void* ra) {
+  Thread* t = self();
+  if (owns(l, me)) {
+    ompt::on_mutex_acquire(t, ompt_mutex_nest_lock, kNoHint, l, 0, ra);
+    ++l->depth;
+    ompt::on_nest_lock(t, ompt_scope_begin, l, ra);
+    return;
+  }
+  ompt::on_mutex_acquire(t, ompt_mutex_nest_lock, kNoHint, l, ompt_state_wait_lock, ra);
+  lock_acquire(&l->word, me, "omp_set_nest_lock");
+  l->depth = 1;
+  ompt::on_mutex_acquired(t, ompt_mutex_nest_lock, l, ra);
+}
+
+KITE_NOINLINE int nest_lock_test_observed(NestLock* l, uint32_t me, const void* ra) {
+  Thread* t = self();
+  ompt::on_mutex_acquire(t, ompt_mutex_test_nest_lock, kNoHint, l, 0, ra);
+  if (owns(l, me)) {
+    int depth = static_cast<int>(++l->depth);
+    ompt::on_nest_lock(t, ompt_scope_begin, l, ra);
+    return depth;
+  }
+  if (!lock_try_acquire(&l->word, me)) return 0;
+  l->depth = 1;
+  ompt::on_mutex_acquired(t, ompt_mutex_test_nest_lock, l, ra);
+  return 1;
+}
+
+}  // namespace
+
+void nest_lock_init(NestLock* l, unsigned hint, const void* codeptr_ra) {
+  self();
   l->word.store(0, std::memory_order_relaxed);
   l->depth = 0;
+  if (ompt::active()) ompt::on_lock_init(ompt_mutex_nest_lock, hint, l, codeptr_ra);
 }
 
-void nest_lock_destroy(NestLock* l) {
+void nest_lock_destroy(NestLock* l, const void* codeptr_ra) {
+  self();
   if (l->word.load(std::memory_order_relaxed) != 0)
     KITE_LOCK_MISUSE("omp_destroy_nest_lock: destroying a nest lock that is still held");
-  nest_lock_init(l);
+  l->word.store(0, std::memory_order_relaxed);
+  l->depth = 0;
+  if (ompt::active()) ompt::on_lock_destroy(ompt_mutex_nest_lock, l, codeptr_ra);
 }
 
-void nest_lock_set(NestLock* l) {
+void nest_lock_set(NestLock* l, const void* codeptr_ra) {
   const uint32_t me = lock_owner_id();
-  if ((l->word.load(std::memory_order_relaxed) & kLockOwnerMask) == me) {
+  if (ompt::active()) return nest_lock_set_observed(l, me, codeptr_ra);
+  if (owns(l, me)) {
     ++l->depth;
     return;
   }
@@ -120,20 +226,25 @@ void nest_lock_set(NestLock* l) {
   l->depth = 1;
 }
 
-void nest_lock_unset(NestLock* l) {
+void nest_lock_unset(NestLock* l, const void* codeptr_ra) {
   const uint32_t me = lock_owner_id();
-  if ((l->word.load(std::memory_order_relaxed) & kLockOwnerMask) != me) {
+  if (!owns(l, me)) {
     KITE_LOCK_MISUSE("omp_unset_nest_lock: nest lock is not held by the calling thread; "
                      "left unchanged");
     return;
   }
-  if (--l->depth == 0) lock_release(&l->word, me, "omp_unset_nest_lock");
+  if (--l->depth == 0) {
+    lock_release(&l->word, me, "omp_unset_nest_lock");
+    if (ompt::active()) ompt::on_mutex_released(ompt_mutex_nest_lock, l, codeptr_ra);
+  } else if (ompt::active()) {
+    ompt::on_nest_lock(self(), ompt_scope_end, l, codeptr_ra);
+  }
 }
 
-int nest_lock_test(NestLock* l) {
+int nest_lock_test(NestLock* l, const void* codeptr_ra) {
   const uint32_t me = lock_owner_id();
-  if ((l->word.load(std::memory_order_relaxed) & kLockOwnerMask) == me)
-    return static_cast<int>(++l->depth);
+  if (ompt::active()) return nest_lock_test_observed(l, me, codeptr_ra);
+  if (owns(l, me)) return static_cast<int>(++l->depth);
   if (!lock_try_acquire(&l->word, me)) return 0;
   l->depth = 1;
   return 1;

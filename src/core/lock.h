@@ -68,30 +68,34 @@ inline void lock_release(LockWord* w, uint32_t me, const char* what) {
 
 // --- OpenMP lock semantics, shared by every ABI ------------------------------
 
-void lock_init(LockWord* w);
-void lock_destroy(LockWord* w, const char* what);
-void lock_set(LockWord* w);
-void lock_unset(LockWord* w);
-bool lock_test(LockWord* w);
+// `codeptr_ra` is the return address into the program of the omp_* routine
+// (for tools); `hint` the omp_sync_hint_t the lock was created with.
+void lock_init(LockWord* w, unsigned hint, const void* codeptr_ra);
+void lock_destroy(LockWord* w, const char* what, const void* codeptr_ra);
+void lock_set(LockWord* w, const void* codeptr_ra);
+void lock_unset(LockWord* w, const void* codeptr_ra);
+bool lock_test(LockWord* w, const void* codeptr_ra);
 
-void nest_lock_init(NestLock* l);
-void nest_lock_destroy(NestLock* l);
-void nest_lock_set(NestLock* l);
-void nest_lock_unset(NestLock* l);
+void nest_lock_init(NestLock* l, unsigned hint, const void* codeptr_ra);
+void nest_lock_destroy(NestLock* l, const void* codeptr_ra);
+void nest_lock_set(NestLock* l, const void* codeptr_ra);
+void nest_lock_unset(NestLock* l, const void* codeptr_ra);
 // New nesting depth, or 0 if another owner holds the lock.
-int nest_lock_test(NestLock* l);
+int nest_lock_test(NestLock* l, const void* codeptr_ra);
 
 // --- critical and atomic regions (critical.cpp) -----------------------------
 
+// `codeptr_ra`: the return address into the program of the ABI call, for
+// tools (NULL where the ABI layer does not capture it).
 // Unnamed critical regions share one lock.
-void critical_enter();
-void critical_exit();
+void critical_enter(const void* codeptr_ra = nullptr);
+void critical_exit(const void* codeptr_ra = nullptr);
 // A named critical region's lock lives in the compiler's zero-initialized,
 // pointer-sized per-name slot.
-void critical_name_enter(void** slot);
-void critical_name_exit(void** slot);
+void critical_name_enter(void** slot, const void* codeptr_ra = nullptr);
+void critical_name_exit(void** slot, const void* codeptr_ra = nullptr);
 // Atomic constructs the compiler cannot do with one instruction.
-void atomic_enter();
-void atomic_exit();
+void atomic_enter(const void* codeptr_ra = nullptr);
+void atomic_exit(const void* codeptr_ra = nullptr);
 
 }  // namespace kite

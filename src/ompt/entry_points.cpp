@@ -28,6 +28,17 @@ ompt_set_result_t availability(int e) {
   switch (e) {
     case ompt_callback_thread_begin:
     case ompt_callback_thread_end:
+    // Locks, nest locks, critical, atomic (GOMP_atomic_*) and ordered
+    // regions, lock creation and destruction (events_mutex.h).
+    case ompt_callback_mutex_acquire:
+    case ompt_callback_mutex_acquired:
+    case ompt_callback_mutex_released:
+    case ompt_callback_nest_lock:
+    case ompt_callback_lock_init:
+    case ompt_callback_lock_destroy:
+    // The error directive (GOMP_warning, GOMP_error) and omp_control_tool.
+    case ompt_callback_error:
+    case ompt_callback_control_tool:
       return ompt_set_always;
     // Explicit tasks of gcc programs (GOMP_task, taskloop, taskwait with
     // depend), yes; tasks of the LLVM ABI (__kmpc_omp_task*), not yet.

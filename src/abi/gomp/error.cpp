@@ -7,8 +7,10 @@
 // msg means the directive has no message clause.
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "abi/gomp/gomp.h"
+#include "ompt/events_mutex.h"
 
 namespace {
 
@@ -27,15 +29,33 @@ void print_directive_message(const char* prefix, const char* msg, size_t msglen)
   funlockfile(stderr);
 }
 
+// The error callback gets the message without a terminator's help: its
+// length, and "" (length 0) for a directive with no message clause. Tools
+// hear of the directive before its message is printed, and before a fatal
+// one ends the program. The thread record is made first: it is what
+// activates a tool when the directive is the program's first OpenMP call.
+void report_to_tool(ompt_severity_t severity, const char* msg, size_t msglen, const void* ra) {
+  kite::self();
+  if (!msg) {
+    msg = "";
+    msglen = 0;
+  } else if (msglen == static_cast<size_t>(-1)) {
+    msglen = strlen(msg);
+  }
+  kite::ompt::on_error(severity, msg, msglen, ra);
+}
+
 }  // namespace
 
 extern "C" {
 
 KITE_EXPORT void GOMP_warning(const char* msg, size_t msglen) {
+  report_to_tool(ompt_warning, msg, msglen, __builtin_return_address(0));
   print_directive_message("kite: warning: ", msg, msglen);
 }
 
 KITE_EXPORT void GOMP_error(const char* msg, size_t msglen) {
+  report_to_tool(ompt_fatal, msg, msglen, __builtin_return_address(0));
   fflush(stdout);
   print_directive_message("kite: fatal error: ", msg, msglen);
   exit(EXIT_FAILURE);
