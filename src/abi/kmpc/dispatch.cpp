@@ -3,37 +3,13 @@
 // logical iterations 0..trip-1; this file translates chunks back into the
 // caller's bounds.
 #include "abi/kmpc/loop_bounds.h"
+#include "abi/kmpc/loop_state.h"
 #include "core/loop.h"
 
 using namespace kite;
 using namespace kite::kmpc;
 
 namespace {
-
-// The user's lower bound and step of the loop a thread is in, one record per
-// nesting level of teams: a thread is in at most one such loop per team, and
-// a region nested in a loop's body (one level deeper) must not clobber it.
-struct DispatchLoop {
-  unsigned long long lb;
-  long long st;
-  unsigned long long trip;
-};
-
-__thread DispatchLoop* t_loops;
-__thread int t_loops_cap;
-
-DispatchLoop* loop_record(const Thread* me) {
-  int level = me->team ? me->team->level : 0;
-  if (KITE_UNLIKELY(level >= t_loops_cap)) {
-    int cap = level < 4 ? 8 : 2 * level + 2;
-    auto* grown = static_cast<DispatchLoop*>(xcalloc(cap, sizeof(DispatchLoop)));
-    for (int i = 0; i < t_loops_cap; ++i) grown[i] = t_loops[i];
-    xfree(t_loops);
-    t_loops = grown;
-    t_loops_cap = cap;
-  }
-  return &t_loops[level];
-}
 
 // Schedule numbers of the LLVM ABI (enum sched_type); ordered kinds are the
 // plain ones + 32, and the high bits carry the monotonic modifiers.
@@ -67,7 +43,7 @@ void dispatch_init(kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
   bool ordered, chunked;
   int sched = core_sched(schedule, &ordered, &chunked);
   unsigned long long trip = trip_count(lb, ub, st, "__kmpc_dispatch_init");
-  DispatchLoop* rec = loop_record(me);
+  LevelLoop* rec = level_loop(me);
   rec->lb = static_cast<unsigned long long>(lb);
   rec->st = st;
   rec->trip = trip;
@@ -80,7 +56,10 @@ void dispatch_init(kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
   int kind;
   unsigned long long ck;
   loop_resolve_schedule(me, spec.sched, spec.chunk, &kind, &ck);
-  loop_enter(me, spec, kind, ck, nullptr, nullptr);
+  if (rec->doacross == Doacross::kAnnounced)
+    doacross_enter_announced(me, rec, kind, ck, trip, true);
+  else
+    loop_enter(me, spec, kind, ck, nullptr, nullptr);
 }
 
 template <typename T, typename ST>
@@ -93,7 +72,7 @@ int dispatch_next(kmp_int32* p_last, T* p_lb, T* p_ub, ST* p_st) {
     loop_end_nowait(me);
     return 0;
   }
-  const DispatchLoop* rec = loop_record(me);
+  const LevelLoop* rec = level_loop(me);
   const T lb = static_cast<T>(rec->lb);
   const ST st = static_cast<ST>(rec->st);
   *p_lb = iteration_value(lb, st, c.istart);

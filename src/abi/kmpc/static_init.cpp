@@ -3,6 +3,8 @@
 // are the calling thread's and loops over them itself; no construct state
 // is shared, so nothing is entered in the worksharing ring.
 #include "abi/kmpc/loop_bounds.h"
+#include "abi/kmpc/loop_state.h"
+#include "core/loop.h"
 #include "core/static_schedule.h"
 
 using namespace kite;
@@ -69,9 +71,15 @@ void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper
   Thread* me = self();
   unsigned long long ck;
   Participants who;
-  decode(me, schedtype, chunk, &ck, &who);
+  const bool distribute = decode(me, schedtype, chunk, &ck, &who);
   const T lb = *plower, ub = *pupper;
   const unsigned long long trip = trip_count(lb, ub, incr, "__kmpc_for_static_init");
+  if (!distribute) {
+    // A doacross loop's construct starts with its loop, on every thread.
+    LevelLoop* rec = level_loop(me);
+    if (KITE_UNLIKELY(rec->doacross == Doacross::kAnnounced))
+      doacross_enter_announced(me, rec, int(Sched::kStatic), ck, trip, false);
+  }
   if (plastiter) *plastiter = 0;
   if (trip == 0) {
     *pstride = incr;
