@@ -1,6 +1,6 @@
 // LLVM ABI: explicit tasks (__kmpc_omp_task_alloc and the calls that hand
-// the task back), taskwait, taskyield, taskgroup. See task_block.h for the
-// task's memory.
+// the task back), taskwait, taskyield. See task_block.h for the task's
+// memory; taskgroup.cpp for taskgroups and task reductions.
 #include "abi/kmpc/task_block.h"
 
 using namespace kite;
@@ -192,9 +192,5 @@ KITE_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int) {
   taskyield(self());
   return 0;
 }
-
-KITE_EXPORT void __kmpc_taskgroup(ident_t*, kmp_int32) { taskgroup_start(self()); }
-
-KITE_EXPORT void __kmpc_end_taskgroup(ident_t*, kmp_int32) { taskgroup_end(self()); }
 
 }  // extern "C"
