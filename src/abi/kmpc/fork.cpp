@@ -184,6 +184,16 @@ KITE_EXPORT void __kmpc_push_num_teams(ident_t*, kmp_int32, kmp_int32 num_teams,
   t_pushed.thread_limit = num_threads;
 }
 
+// clang 15+: num_teams(lower : upper); Kite makes `upper` teams, which
+// satisfies the range.
+KITE_EXPORT void __kmpc_push_num_teams_51(ident_t* loc, kmp_int32 gtid, kmp_int32 lower,
+                                          kmp_int32 upper, kmp_int32 thread_limit) {
+  if (lower > upper)
+    warn("num_teams(%d : %d): lower bound above upper bound; using %d teams", lower, upper,
+         upper);
+  __kmpc_push_num_teams(loc, gtid, upper, thread_limit);
+}
+
 KITE_EXPORT void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
   KITE_KMPC_COLLECT_ARGS(argc, microtask, "__kmpc_fork_teams", args);
   Outlined o{microtask, args_n, args_v};

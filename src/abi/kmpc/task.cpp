@@ -178,6 +178,23 @@ KITE_EXPORT void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps,
   if (d.heap) xfree(d.items);
 }
 
+// clang 15+: taskwait with depend clauses; with nowait it is a task with
+// no body that later tasks may depend on.
+KITE_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t* loc, kmp_int32 gtid, kmp_int32 ndeps,
+                                             kmp_depend_info* dep_list,
+                                             kmp_int32 ndeps_noalias,
+                                             kmp_depend_info* noalias_dep_list,
+                                             kmp_int32 has_no_wait) {
+  if (!has_no_wait) {
+    __kmpc_omp_wait_deps(loc, gtid, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+    return;
+  }
+  auto empty = [](kmp_int32, void*) -> kmp_int32 { return 0; };
+  Header* h = new_task_block(self(), kFlagTied, sizeof(kmp_task_t), 0, empty);
+  __kmpc_omp_task_with_deps(loc, gtid, task_of(h), ndeps, dep_list, ndeps_noalias,
+                            noalias_dep_list);
+}
+
 // detach(event): the handle omp_fulfill_event takes.
 KITE_EXPORT void* __kmpc_task_allow_completion_event(ident_t*, kmp_int32, void* task) {
   return task_allow_completion_event(header_of(task)->task);
