@@ -10,6 +10,7 @@
 // lo < hi the chunk being executed. Static schedules derive the next chunk
 // from it; ordered loops pass the turn on when the chunk is done.
 #include "loop.h"
+#include "ompt/events_ws.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -310,7 +311,9 @@ bool loop_start(Thread* self, const LoopSpec& spec, LoopChunk* out) {
   int kind;
   ull chunk;
   loop_resolve_schedule(self, spec.sched, spec.chunk, &kind, &chunk);
-  loop_enter(self, spec, kind, chunk, nullptr, nullptr);
+  WorkShare* ws = loop_enter(self, spec, kind, chunk, nullptr, nullptr);
+  ompt::on_work_begin(self, spec.work ? spec.work : ompt::loop_work_type(kind), ws->total,
+                      spec.codeptr_ra);
   if (!out) return true;
   return loop_next(self, out);
 }
@@ -342,18 +345,36 @@ bool loop_next(Thread* self, LoopChunk* out) {
   // The last chunk ends at the user's bound: start + total * incr may
   // overflow the iteration variable's type.
   out->iend = nhi == ws->total ? ws->end : ws->start + nhi * ws->incr;
+  ompt::on_dispatch(self, out->istart, nhi - nlo);
   return true;
 }
 
-void loop_end(Thread* self) {
+void loop_end(Thread* self, const void* codeptr_ra, void* enter_frame) {
   loop_leave(self);
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::work_end_slow(self);
+    ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+    team_barrier(self);
+    ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    return;
+  }
   team_barrier(self);
 }
 
-void loop_end_nowait(Thread* self) { loop_leave(self); }
-
-bool loop_end_cancel(Thread* self) {
+void loop_end_nowait(Thread* self) {
   loop_leave(self);
+  if (KITE_UNLIKELY(ompt::active())) ompt::work_end_slow(self);
+}
+
+bool loop_end_cancel(Thread* self, const void* codeptr_ra, void* enter_frame) {
+  loop_leave(self);
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::work_end_slow(self);
+    ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+    bool cancelled = team_barrier_cancellable(self);
+    ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    return cancelled;
+  }
   return team_barrier_cancellable(self);
 }
 

@@ -48,6 +48,10 @@ struct LoopSpec {
   // area on return; mem may be null).
   uintptr_t* reductions;
   void** mem;
+  // For tools: the construct's ompt_work_t (0: a loop, typed by its
+  // schedule) and the return address of the ABI call that began it.
+  int work = 0;
+  const void* codeptr_ra = nullptr;
 };
 
 // Run-sched-var of the current task as (kind, chunk) with runtime/auto
@@ -64,9 +68,10 @@ bool loop_start(Thread* self, const LoopSpec& spec, LoopChunk* out);
 bool loop_next(Thread* self, LoopChunk* out);
 // End of the construct: with the implicit barrier, without it, or with a
 // barrier that reports parallel cancellation (true = cancelled).
-void loop_end(Thread* self);
+// codeptr_ra / enter_frame: the ABI end call's, for tools.
+void loop_end(Thread* self, const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
 void loop_end_nowait(Thread* self);
-bool loop_end_cancel(Thread* self);
+bool loop_end_cancel(Thread* self, const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
 
 // Ordered regions inside an ordered loop. Regions of one chunk run on one
 // thread in order; chunks take turns in iteration order.
@@ -86,7 +91,8 @@ void doacross_post(Thread* self, const unsigned long long* iter);
 void doacross_wait(Thread* self, const unsigned long long* iter, bool is_signed);
 
 // Sections: numbers 1..count, 0 when none is left.
-unsigned sections_start(Thread* self, unsigned count, uintptr_t* reductions, void** mem);
+unsigned sections_start(Thread* self, unsigned count, uintptr_t* reductions, void** mem,
+                        const void* codeptr_ra = nullptr);
 unsigned sections_next(Thread* self);
 // sections end == loop_end / loop_end_nowait / loop_end_cancel.
 

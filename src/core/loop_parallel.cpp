@@ -2,6 +2,7 @@
 // new team enters the loop construct before running the outlined function,
 // which therefore starts with "next" and ends with the nowait loop end.
 #include "loop.h"
+#include "ompt/events_ws.h"
 
 namespace kite {
 
@@ -15,7 +16,13 @@ struct Combined {
   unsigned long long chunk;
 };
 
-void enter(Thread* t, const Combined& c) { loop_enter(t, c.loop, c.kind, c.chunk, nullptr, nullptr); }
+// Each thread's part of the construct begins here, for tools too; the
+// construct's return address is the combined call's (LoopSpec::codeptr_ra).
+void enter(Thread* t, const Combined& c) {
+  WorkShare* ws = loop_enter(t, c.loop, c.kind, c.chunk, nullptr, nullptr);
+  ompt::on_work_begin(t, c.loop.work ? c.loop.work : ompt::loop_work_type(c.kind),
+                      ws->total, c.loop.codeptr_ra);
+}
 
 void combined_task(void* arg) {
   const Combined* c = static_cast<const Combined*>(arg);

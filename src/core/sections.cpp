@@ -1,6 +1,7 @@
 // Sections: a loop over the section numbers, one section per chunk, handed
 // out dynamically so that a thread that finishes early takes the next one.
 #include "loop.h"
+#include "ompt/events_ws.h"
 
 namespace kite {
 
@@ -18,9 +19,11 @@ LoopSpec sections_spec(unsigned count, uintptr_t* reductions, void** mem) {
 
 }  // namespace
 
-unsigned sections_start(Thread* self, unsigned count, uintptr_t* reductions, void** mem) {
+unsigned sections_start(Thread* self, unsigned count, uintptr_t* reductions, void** mem,
+                        const void* codeptr_ra) {
   LoopSpec spec = sections_spec(count, reductions, mem);
   loop_enter(self, spec, int(Sched::kDynamic), 1, nullptr, nullptr);
+  ompt::on_work_begin(self, ompt_work_sections, count, codeptr_ra);
   return sections_next(self);
 }
 

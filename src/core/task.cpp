@@ -687,7 +687,8 @@ void taskwait(Thread* me, const void* codeptr_ra, void* enter_frame) {
   if (tool) ompt::sync_task_region_slow(me, ompt_sync_region_taskwait, ompt_scope_begin, codeptr_ra,
                                         enter_frame);
   if (cur && children_of(cur->rt.counts.load(std::memory_order_acquire)) != 0) {
-    if (tool) ompt::sync_task_wait_slow(me, ompt_sync_region_taskwait, ompt_scope_begin, codeptr_ra);
+    if (tool)
+      ompt::sync_task_wait_slow(me, ompt_sync_region_taskwait, ompt_scope_begin, codeptr_ra);
     task_wait_until(
         me, me->team,
         [](void* c) {

@@ -1,6 +1,7 @@
 // The taskloop construct: split the iteration space into tasks, each given
 // its first and one-past-last iteration in the first two words of its data
 // block (gcc's convention), inside a taskgroup unless nogroup.
+#include "ompt/events_ws.h"
 #include "team.h"
 
 namespace kite {
@@ -72,6 +73,9 @@ void taskloop(Thread* me, const TaskloopSpec& spec) {
     extra = n % ntasks;
   }
 
+  const bool tool = ompt::active();
+  if (tool)
+    ompt::taskloop_slow(me, ompt_scope_begin, n, spec.task.codeptr_ra, spec.task.enter_frame);
   if (!spec.nogroup) {
     taskgroup_start(me);
     if (spec.reduction) task_reduction_register(me, static_cast<uintptr_t**>(spec.task.data)[2]);
@@ -89,13 +93,15 @@ void taskloop(Thread* me, const TaskloopSpec& spec) {
     bounds[0] = at;
     at += count * step;
     bounds[1] = at;
+    if (tool) ompt::taskloop_task_slow(me, t, now, bounds[0], count, spec.task.codeptr_ra);
     if (now)
       task_run_now(me, t);
     else
       task_submit(me, t);
   }
 
-  if (!spec.nogroup) taskgroup_end(me);
+  if (!spec.nogroup) taskgroup_end(me, spec.task.codeptr_ra, spec.task.enter_frame);
+  if (tool) ompt::taskloop_slow(me, ompt_scope_end, n, spec.task.codeptr_ra, nullptr);
 }
 
 }  // namespace kite

@@ -46,6 +46,11 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_task_schedule:
     case ompt_callback_dependences:
     case ompt_callback_task_dependence:
+    // Loops that call the runtime (dynamic, guided, runtime, ordered,
+    // combined forms), sections, taskloop; gcc 12 runs static loops and
+    // single without telling the runtime where they begin or end.
+    case ompt_callback_work:
+    case ompt_callback_dispatch:
       return ompt_set_sometimes;
     // Parallel constructs, yes; the league of a teams construct and the
     // initial tasks of teams and target regions, not yet.
@@ -215,7 +220,7 @@ int get_task_info(int level, int* flags, ompt_data_t** task_data, ompt_frame_t**
   if (task->kind == kTaskExplicit) {
     // The region of the team the task binds to; an included task outside
     // any team binds to its thread's implicit region.
-    if (flags) *flags = task->ompt.flags ? task->ompt.flags : ompt_task_explicit;
+    if (flags) *flags = task->ompt.flags ? task->ompt.flags : int(ompt_task_explicit);
     if (task_data) *task_data = &task->ompt.task_data;
     if (task_frame) *task_frame = &task->ompt.frame;
     if (parallel_data)

@@ -51,7 +51,8 @@ void report_dependences(Task* t, void** depend) {
   if (!cb) return;
   size_t n = depend_count(depend);
   ompt_dependence_t stack[32];
-  ompt_dependence_t* deps = n <= 32 ? stack : static_cast<ompt_dependence_t*>(xmalloc(n * sizeof *deps));
+  ompt_dependence_t* deps =
+      n <= 32 ? stack : static_cast<ompt_dependence_t*>(xmalloc(n * sizeof(ompt_dependence_t)));
   auto set = [&](size_t i, void* addr, ompt_dependence_type_t kind) {
     deps[i].variable.ptr = addr;
     deps[i].dependence_type = kind;
@@ -67,9 +68,10 @@ void report_dependences(Task* t, void** depend) {
     if (normal > n) normal = n;  // the core warned about it already
     for (size_t i = 0; i < n; ++i) {
       if (i < normal) {
-        set(i, depend[5 + i],
-            i < nout ? ompt_dependence_type_inout
-                     : i < nout + nmtx ? ompt_dependence_type_mutexinoutset : ompt_dependence_type_in);
+        ompt_dependence_type_t kind = i < nout          ? ompt_dependence_type_inout
+                                      : i < nout + nmtx ? ompt_dependence_type_mutexinoutset
+                                                        : ompt_dependence_type_in;
+        set(i, depend[5 + i], kind);
       } else {
         void** obj = static_cast<void**>(depend[5 + i]);
         set(i, obj[0], object_kind(reinterpret_cast<uintptr_t>(obj[1])));

@@ -15,6 +15,10 @@ struct ThreadState {
   ompt_data_t thread_data;  // the tool's, ompt_data_none when the thread starts
   int state;                // ompt_state_t, written only by the thread itself
   ompt_wait_id_t wait_id;   // what the thread waits for, when state says so
+  // The worksharing construct in progress (src/ompt/events_ws.cpp):
+  // ompt_work_t, 0 for none, and its codeptr_ra.
+  int work;
+  const void* work_ra;
 };
 
 struct TaskState {

@@ -18,9 +18,13 @@ inline unsigned long long chunk_from(long chunk) {
   return chunk > 0 ? static_cast<unsigned long long>(chunk) : 0;
 }
 
-bool start(long start, long end, long incr, int sched, long chunk, bool ordered, long* istart,
-           long* iend, uintptr_t* reductions = nullptr, void** mem = nullptr) {
+// ra: the return address of the exported entry point (codeptr_ra), which
+// each passes as KITE_RA.
+#define KITE_RA KITE_RETURN_ADDRESS()
+bool start(const void* ra, long start, long end, long incr, int sched, long chunk, bool ordered,
+           long* istart, long* iend, uintptr_t* reductions = nullptr, void** mem = nullptr) {
   LoopSpec spec{};
+  spec.codeptr_ra = ra;
   spec.bounds = loop_bounds_long(start, end, incr);
   spec.sched = sched;
   spec.chunk = chunk_from(chunk);
@@ -55,13 +59,15 @@ extern "C" {
 
 KITE_EXPORT bool GOMP_loop_start(long start_, long end, long incr, long sched, long chunk,
                                  long* istart, long* iend, uintptr_t* reductions, void** mem) {
-  return start(start_, end, incr, sched_from(sched), chunk, false, istart, iend, reductions, mem);
+  return start(KITE_RA, start_, end, incr, sched_from(sched), chunk,
+               false, istart, iend, reductions, mem);
 }
 
 KITE_EXPORT bool GOMP_loop_ordered_start(long start_, long end, long incr, long sched, long chunk,
                                          long* istart, long* iend, uintptr_t* reductions,
                                          void** mem) {
-  return start(start_, end, incr, sched_from(sched), chunk, true, istart, iend, reductions, mem);
+  return start(KITE_RA, start_, end, incr, sched_from(sched), chunk,
+               true, istart, iend, reductions, mem);
 }
 
 KITE_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long* counts, long sched, long chunk,
@@ -87,12 +93,14 @@ KITE_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long* counts, long s
 #define KITE_LOOP_FORMS(NAME, SCHED)                                                        \
   KITE_EXPORT bool GOMP_loop_##NAME##_start(long s, long e, long i, long chunk, long* is,  \
                                             long* ie) {                                    \
-    return start(s, e, i, SCHED, chunk, false, is, ie);                                    \
+    return start(KITE_RA, s, e, i, SCHED, chunk,                                             \
+                 false, is, ie);                                                             \
   }                                                                                        \
   KITE_EXPORT bool GOMP_loop_##NAME##_next(long* is, long* ie) { return next(is, ie); }   \
   KITE_EXPORT bool GOMP_loop_ordered_##NAME##_start(long s, long e, long i, long chunk,    \
                                                     long* is, long* ie) {                  \
-    return start(s, e, i, SCHED, chunk, true, is, ie);                                     \
+    return start(KITE_RA, s, e, i, SCHED, chunk,                                             \
+                 true, is, ie);                                                              \
   }                                                                                        \
   KITE_EXPORT bool GOMP_loop_ordered_##NAME##_next(long* is, long* ie) { return next(is, ie); }
 
@@ -102,33 +110,33 @@ KITE_LOOP_FORMS(guided, kGuided)
 
 KITE_EXPORT bool GOMP_loop_nonmonotonic_dynamic_start(long s, long e, long i, long chunk,
                                                       long* is, long* ie) {
-  return start(s, e, i, kDynamic, chunk, false, is, ie);
+  return start(KITE_RA, s, e, i, kDynamic, chunk, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_nonmonotonic_dynamic_next(long* is, long* ie) { return next(is, ie); }
 KITE_EXPORT bool GOMP_loop_nonmonotonic_guided_start(long s, long e, long i, long chunk,
                                                      long* is, long* ie) {
-  return start(s, e, i, kGuided, chunk, false, is, ie);
+  return start(KITE_RA, s, e, i, kGuided, chunk, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_nonmonotonic_guided_next(long* is, long* ie) { return next(is, ie); }
 
 KITE_EXPORT bool GOMP_loop_runtime_start(long s, long e, long i, long* is, long* ie) {
-  return start(s, e, i, kSchedRuntime, 0, false, is, ie);
+  return start(KITE_RA, s, e, i, kSchedRuntime, 0, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_runtime_next(long* is, long* ie) { return next(is, ie); }
 KITE_EXPORT bool GOMP_loop_nonmonotonic_runtime_start(long s, long e, long i, long* is,
                                                       long* ie) {
-  return start(s, e, i, kSchedRuntime, 0, false, is, ie);
+  return start(KITE_RA, s, e, i, kSchedRuntime, 0, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_nonmonotonic_runtime_next(long* is, long* ie) { return next(is, ie); }
 KITE_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_start(long s, long e, long i, long* is,
                                                             long* ie) {
-  return start(s, e, i, kSchedRuntime, 0, false, is, ie);
+  return start(KITE_RA, s, e, i, kSchedRuntime, 0, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_maybe_nonmonotonic_runtime_next(long* is, long* ie) {
   return next(is, ie);
 }
 KITE_EXPORT bool GOMP_loop_ordered_runtime_start(long s, long e, long i, long* is, long* ie) {
-  return start(s, e, i, kSchedRuntime, 0, true, is, ie);
+  return start(KITE_RA, s, e, i, kSchedRuntime, 0, true, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_ordered_runtime_next(long* is, long* ie) { return next(is, ie); }
 
@@ -155,8 +163,12 @@ KITE_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned n, long* counts, long
 
 // --- end ----------------------------------------------------------------------
 
-KITE_EXPORT void GOMP_loop_end(void) { loop_end(self()); }
+KITE_EXPORT void GOMP_loop_end(void) {
+  loop_end(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 KITE_EXPORT void GOMP_loop_end_nowait(void) { loop_end_nowait(self()); }
-KITE_EXPORT bool GOMP_loop_end_cancel(void) { return loop_end_cancel(self()); }
+KITE_EXPORT bool GOMP_loop_end_cancel(void) {
+  return loop_end_cancel(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 
 }  // extern "C"

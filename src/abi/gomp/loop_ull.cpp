@@ -10,9 +10,13 @@ namespace {
 
 using ull = unsigned long long;
 
-bool start(bool up, ull s, ull e, ull i, int sched, ull chunk, bool ordered, ull* istart,
-           ull* iend, uintptr_t* reductions = nullptr, void** mem = nullptr) {
+// ra: the return address of the exported entry point (codeptr_ra), which
+// each passes as KITE_RA.
+#define KITE_RA KITE_RETURN_ADDRESS()
+bool start(const void* ra, bool up, ull s, ull e, ull i, int sched, ull chunk, bool ordered,
+           ull* istart, ull* iend, uintptr_t* reductions = nullptr, void** mem = nullptr) {
   LoopSpec spec{};
+  spec.codeptr_ra = ra;
   spec.bounds = loop_bounds_ull(up, s, e, i);
   spec.sched = sched;
   spec.chunk = chunk;
@@ -45,13 +49,14 @@ extern "C" {
 
 KITE_EXPORT bool GOMP_loop_ull_start(bool up, ull s, ull e, ull i, long sched, ull chunk,
                                      ull* is, ull* ie, uintptr_t* reductions, void** mem) {
-  return start(up, s, e, i, static_cast<int>(sched), chunk, false, is, ie, reductions, mem);
+  return start(KITE_RA, up, s, e, i, static_cast<int>(sched), chunk,
+               false, is, ie, reductions, mem);
 }
 
 KITE_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull s, ull e, ull i, long sched, ull chunk,
                                              ull* is, ull* ie, uintptr_t* reductions,
                                              void** mem) {
-  return start(up, s, e, i, static_cast<int>(sched), chunk, true, is, ie, reductions, mem);
+  return start(KITE_RA, up, s, e, i, static_cast<int>(sched), chunk, true, is, ie, reductions, mem);
 }
 
 KITE_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull* counts, long sched,
@@ -70,12 +75,14 @@ KITE_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull* counts, lon
 #define KITE_LOOP_ULL_FORMS(NAME, SCHED)                                                    \
   KITE_EXPORT bool GOMP_loop_ull_##NAME##_start(bool up, ull s, ull e, ull i, ull chunk,    \
                                                 ull* is, ull* ie) {                         \
-    return start(up, s, e, i, SCHED, chunk, false, is, ie);                                 \
+    return start(KITE_RA, up, s, e, i, SCHED, chunk,                                         \
+                 false, is, ie);                                                             \
   }                                                                                         \
   KITE_EXPORT bool GOMP_loop_ull_##NAME##_next(ull* is, ull* ie) { return next(is, ie); }  \
   KITE_EXPORT bool GOMP_loop_ull_ordered_##NAME##_start(bool up, ull s, ull e, ull i,       \
                                                         ull chunk, ull* is, ull* ie) {      \
-    return start(up, s, e, i, SCHED, chunk, true, is, ie);                                  \
+    return start(KITE_RA, up, s, e, i, SCHED, chunk,                                         \
+                 true, is, ie);                                                              \
   }                                                                                         \
   KITE_EXPORT bool GOMP_loop_ull_ordered_##NAME##_next(ull* is, ull* ie) { return next(is, ie); }
 
@@ -85,34 +92,34 @@ KITE_LOOP_ULL_FORMS(guided, kGuided)
 
 KITE_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_start(bool up, ull s, ull e, ull i,
                                                           ull chunk, ull* is, ull* ie) {
-  return start(up, s, e, i, kDynamic, chunk, false, is, ie);
+  return start(KITE_RA, up, s, e, i, kDynamic, chunk, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_ull_nonmonotonic_dynamic_next(ull* is, ull* ie) { return next(is, ie); }
 KITE_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_start(bool up, ull s, ull e, ull i, ull chunk,
                                                          ull* is, ull* ie) {
-  return start(up, s, e, i, kGuided, chunk, false, is, ie);
+  return start(KITE_RA, up, s, e, i, kGuided, chunk, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_ull_nonmonotonic_guided_next(ull* is, ull* ie) { return next(is, ie); }
 
 KITE_EXPORT bool GOMP_loop_ull_runtime_start(bool up, ull s, ull e, ull i, ull* is, ull* ie) {
-  return start(up, s, e, i, kSchedRuntime, 0, false, is, ie);
+  return start(KITE_RA, up, s, e, i, kSchedRuntime, 0, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_ull_runtime_next(ull* is, ull* ie) { return next(is, ie); }
 KITE_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_start(bool up, ull s, ull e, ull i, ull* is,
                                                           ull* ie) {
-  return start(up, s, e, i, kSchedRuntime, 0, false, is, ie);
+  return start(KITE_RA, up, s, e, i, kSchedRuntime, 0, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_ull_nonmonotonic_runtime_next(ull* is, ull* ie) { return next(is, ie); }
 KITE_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_start(bool up, ull s, ull e, ull i,
                                                                 ull* is, ull* ie) {
-  return start(up, s, e, i, kSchedRuntime, 0, false, is, ie);
+  return start(KITE_RA, up, s, e, i, kSchedRuntime, 0, false, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_ull_maybe_nonmonotonic_runtime_next(ull* is, ull* ie) {
   return next(is, ie);
 }
 KITE_EXPORT bool GOMP_loop_ull_ordered_runtime_start(bool up, ull s, ull e, ull i, ull* is,
                                                      ull* ie) {
-  return start(up, s, e, i, kSchedRuntime, 0, true, is, ie);
+  return start(KITE_RA, up, s, e, i, kSchedRuntime, 0, true, is, ie);
 }
 KITE_EXPORT bool GOMP_loop_ull_ordered_runtime_next(ull* is, ull* ie) { return next(is, ie); }
 

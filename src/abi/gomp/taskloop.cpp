@@ -52,6 +52,8 @@ KITE_EXPORT void GOMP_taskloop(void (*fn)(void*), void* data, void (*cpyfn)(void
   s.start = start;
   s.end = end;
   s.step = step;
+  s.task.codeptr_ra = KITE_RETURN_ADDRESS();
+  s.task.enter_frame = __builtin_dwarf_cfa();
   taskloop(self(), s);
 }
 
@@ -65,6 +67,8 @@ KITE_EXPORT void GOMP_taskloop_ull(void (*fn)(void*), void* data, void (*cpyfn)(
   s.start = static_cast<long long>(start);
   s.end = static_cast<long long>(end);
   s.step = static_cast<long long>(step);
+  s.task.codeptr_ra = KITE_RETURN_ADDRESS();
+  s.task.enter_frame = __builtin_dwarf_cfa();
   taskloop(self(), s);
 }
 

@@ -1,0 +1,111 @@
+// The slow halves of the worksharing emitters (events_ws.h).
+#include "ompt/events_ws.h"
+
+#include "ompt/events_task.h"
+
+namespace kite {
+namespace ompt {
+
+namespace {
+
+ompt_data_t* region_data(Thread* me) {
+  return me->team ? &me->team->ompt.parallel_data
+                  : &me->initial_task.ompt.implicit_parallel_data;
+}
+
+void sync(ompt_callbacks_t which, ompt_scope_endpoint_t ep, Thread* me, const void* ra) {
+  auto cb = callback<ompt_callback_sync_region_t>(which);
+  if (cb)
+    cb(ompt_sync_region_barrier_implicit_workshare, ep, region_data(me),
+       &me->task->ompt.task_data, ra);
+}
+
+}  // namespace
+
+int loop_work_type(int sched) {
+  switch (sched) {
+    case int(Sched::kStatic): return ompt_work_loop_static;
+    case int(Sched::kDynamic): return ompt_work_loop_dynamic;
+    case int(Sched::kGuided): return ompt_work_loop_guided;
+    default: return ompt_work_loop_other;
+  }
+}
+
+void work_begin_slow(Thread* me, int work, uint64_t count, const void* codeptr_ra) {
+  me->ompt.work = work;
+  me->ompt.work_ra = codeptr_ra;
+  auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
+  if (cb)
+    cb(static_cast<ompt_work_t>(work), ompt_scope_begin, region_data(me),
+       &me->task->ompt.task_data, count, codeptr_ra);
+}
+
+void work_end_slow(Thread* me) {
+  int work = me->ompt.work;
+  if (!work) return;
+  me->ompt.work = 0;
+  auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
+  // 5.2 leaves count unspecified at the end; 0 says "not reported again".
+  if (cb)
+    cb(static_cast<ompt_work_t>(work), ompt_scope_end, region_data(me), &me->task->ompt.task_data,
+       0, me->ompt.work_ra);
+}
+
+void dispatch_slow(Thread* me, uint64_t first, uint64_t iterations) {
+  int work = me->ompt.work;
+  if (!work) return;
+  auto cb = callback<ompt_callback_dispatch_t>(ompt_callback_dispatch);
+  if (!cb) return;
+  ompt_data_t instance;
+  if (work == ompt_work_sections) {
+    // gcc gives the runtime no address per section: the instance is the
+    // section's number (from 1), as GOMP_sections_next hands it out.
+    instance.value = first + 1;
+    cb(region_data(me), &me->task->ompt.task_data, ompt_dispatch_section, instance);
+    return;
+  }
+  ompt_dispatch_chunk_t chunk{first, iterations};
+  instance.ptr = &chunk;
+  cb(region_data(me), &me->task->ompt.task_data, ompt_dispatch_ws_loop_chunk, instance);
+}
+
+void taskloop_slow(Thread* me, ompt_scope_endpoint_t ep, uint64_t count, const void* codeptr_ra,
+                   void* enter_frame) {
+  Task* task = me->task;
+  if (ep == ompt_scope_begin && enter_frame) set_enter_frame(task, enter_frame);
+  auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
+  if (cb) cb(ompt_work_taskloop, ep, region_data(me), &task->ompt.task_data, count, codeptr_ra);
+  if (ep == ompt_scope_end) clear_enter_frame(task);
+}
+
+void taskloop_task_slow(Thread* me, Task* t, bool undeferred, uint64_t first,
+                        uint64_t iterations, const void* codeptr_ra) {
+  task_create_slow(me, t, explicit_task_flags(t, undeferred), nullptr, codeptr_ra, nullptr);
+  auto cb = callback<ompt_callback_dispatch_t>(ompt_callback_dispatch);
+  if (!cb) return;
+  ompt_dispatch_chunk_t chunk{first, iterations};
+  ompt_data_t instance;
+  instance.ptr = &chunk;
+  cb(region_data(me), &t->ompt.task_data, ompt_dispatch_taskloop_chunk, instance);
+}
+
+void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
+                     void* enter_frame) {
+  Task* task = me->task;
+  if (ep == ompt_scope_begin) {
+    if (enter_frame) set_enter_frame(task, enter_frame);
+    sync(ompt_callback_sync_region, ep, me, codeptr_ra);
+    set_state(me, ompt_state_wait_barrier_implicit_workshare);
+    me->ompt.wait_id = me->team ? reinterpret_cast<ompt_wait_id_t>(&me->team->barrier) : 0;
+    sync(ompt_callback_sync_region_wait, ep, me, codeptr_ra);
+  } else {
+    sync(ompt_callback_sync_region_wait, ep, me, codeptr_ra);
+    set_state(me, me->team ? ompt_state_work_parallel : ompt_state_work_serial);
+    me->ompt.wait_id = 0;
+    sync(ompt_callback_sync_region, ep, me, codeptr_ra);
+    clear_enter_frame(task);
+  }
+}
+
+}  // namespace ompt
+}  // namespace kite
