@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Checks that every __kmpc_* symbol the given clang-built programs import is
-exported by Kite under libomp's version node (VERSION), and lists the
-__kmpc_* entry points LLVM's libomp exports that Kite does not (for
-information; not a failure).
+exported by Kite under libomp's version node (VERSION), that every omp_*
+routine Kite implements and libomp exports under VERSION is also exported
+under VERSION by Kite (programs linked against libomp import name@VERSION;
+src/abi/kmpc/omp_versions.cpp lists them), and lists the __kmpc_* entry
+points LLVM's libomp exports that Kite does not (for information; not a
+failure).
 
 usage: check_symbols.py LIBKITE LIBOMP PROGRAM...
 """
@@ -58,6 +61,11 @@ def main():
     print(f"{len(used)} distinct __kmpc_* entry points imported by {len(programs)} programs")
     if os.path.exists(libomp_path):
         libomp = dynamic_symbols(libomp_path)
+        for name in sorted(libomp):
+            if (name.startswith("omp_") and "VERSION" in libomp[name] and name in kite
+                    and "VERSION" not in kite[name]):
+                failures.append(f"{name} is exported by Kite, but not under VERSION: "
+                                f"add it to src/abi/kmpc/omp_versions.cpp")
         lacking = sorted(n for n in libomp if n.startswith("__kmpc_") and n not in kite)
         have = sum(1 for n in libomp if n.startswith("__kmpc_") and n in kite)
         print(f"libomp ({libomp_path}) exports {have + len(lacking)} __kmpc_* entry points; "
