@@ -5,13 +5,16 @@
 //                 construct.
 //   taskgroup     the innermost taskgroup of the encountering task; its
 //                 tasks that have not started are discarded.
+#include "ompt/events_task.h"
 #include "team.h"
 
 namespace kite {
 
 bool cancellation_enabled() { return g_icv.cancel != 0; }
 
-bool cancel_activate(Thread* me, int which) {
+namespace {
+
+bool activate(Thread* me, int which) {
   if (!g_icv.cancel) return false;
   Team* team = me->team;
   if (which & (kCancelLoop | kCancelSections)) {
@@ -38,16 +41,35 @@ bool cancel_activate(Thread* me, int which) {
   return false;
 }
 
-bool cancellation_point(Thread* me, int which) {
-  if (!g_icv.cancel) return false;
+// What a cancellation point observes: the construct kind found cancelled
+// (CancelKind bits), or 0.
+int observe(Thread* me, int which) {
   Team* team = me->team;
   if (which & (kCancelLoop | kCancelSections))
-    return team && team->ws_cancelled.load(std::memory_order_acquire) != 0;
+    return team && team->ws_cancelled.load(std::memory_order_acquire) != 0 ? which : 0;
   if (which & kCancelTaskgroup) {
-    if (me->task && taskgroup_is_cancelled(me->task->rt.taskgroup)) return true;
+    if (me->task && taskgroup_is_cancelled(me->task->rt.taskgroup)) return kCancelTaskgroup;
     // Cancelling the parallel region cancels its explicit tasks too.
   }
-  return team && team->cancelled.load(std::memory_order_acquire) != 0;
+  return team && team->cancelled.load(std::memory_order_acquire) != 0 ? kCancelParallel : 0;
+}
+
+}  // namespace
+
+bool cancel_activate(Thread* me, int which, const void* codeptr_ra) {
+  if (!activate(me, which)) return false;
+  if (KITE_UNLIKELY(ompt::active()))
+    ompt::cancel_slow(me, which, ompt_cancel_activated, codeptr_ra);
+  return true;
+}
+
+bool cancellation_point(Thread* me, int which, const void* codeptr_ra) {
+  if (!g_icv.cancel) return false;
+  int found = observe(me, which);
+  if (!found) return false;
+  if (KITE_UNLIKELY(ompt::active()))
+    ompt::cancel_slow(me, found, ompt_cancel_detected, codeptr_ra);
+  return true;
 }
 
 }  // namespace kite

@@ -10,6 +10,7 @@
 // lo < hi the chunk being executed. Static schedules derive the next chunk
 // from it; ordered loops pass the turn on when the chunk is done.
 #include "loop.h"
+#include "ompt/events_task.h"
 #include "ompt/events_ws.h"
 
 #include <pthread.h>
@@ -373,6 +374,7 @@ bool loop_end_cancel(Thread* self, const void* codeptr_ra, void* enter_frame) {
     ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
     bool cancelled = team_barrier_cancellable(self);
     ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    if (cancelled) ompt::cancel_slow(self, kCancelParallel, ompt_cancel_detected, codeptr_ra);
     return cancelled;
   }
   return team_barrier_cancellable(self);

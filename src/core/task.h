@@ -189,8 +189,9 @@ void ws_task_reductions_unregister(Thread* me, bool cancelled);
 
 // --- cancellation (cancel.cpp) ---------------------------------------------
 enum CancelKind { kCancelParallel = 1, kCancelLoop = 2, kCancelSections = 4, kCancelTaskgroup = 8 };
-bool cancel_activate(Thread* me, int which);
-bool cancellation_point(Thread* me, int which);
+// codeptr_ra: the ABI call's, for tools (ompt_callback_cancel).
+bool cancel_activate(Thread* me, int which, const void* codeptr_ra = nullptr);
+bool cancellation_point(Thread* me, int which, const void* codeptr_ra = nullptr);
 bool cancellation_enabled();
 
 }  // namespace kite

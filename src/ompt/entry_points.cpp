@@ -51,6 +51,10 @@ ompt_set_result_t availability(int e) {
     // single without telling the runtime where they begin or end.
     case ompt_callback_work:
     case ompt_callback_dispatch:
+    // Cancel constructs, cancellation points, cancelled loop/sections
+    // barriers and discarded tasks (gcc); not GOMP_barrier_cancel's
+    // detection, nor the LLVM ABI's.
+    case ompt_callback_cancel:
       return ompt_set_sometimes;
     // Parallel constructs, yes; the league of a teams construct and the
     // initial tasks of teams and target regions, not yet.

@@ -137,6 +137,17 @@ void task_discarded_slow(Thread* me, Task* t) {
   if (cb) cb(&t->ompt.task_data, ompt_cancel_discarded_task, nullptr);
 }
 
+void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra) {
+  auto cb = callback<ompt_callback_cancel_t>(ompt_callback_cancel);
+  if (!cb) return;
+  int flags = how;
+  if (which & kCancelParallel) flags |= ompt_cancel_parallel;
+  if (which & kCancelLoop) flags |= ompt_cancel_loop;
+  if (which & kCancelSections) flags |= ompt_cancel_sections;
+  if (which & kCancelTaskgroup) flags |= ompt_cancel_taskgroup;
+  cb(&me->task->ompt.task_data, flags, codeptr_ra);
+}
+
 void task_fulfill_slow(Task* t, bool body_done) {
   schedule(t, body_done ? ompt_task_late_fulfill : ompt_task_early_fulfill, nullptr);
 }

@@ -43,6 +43,10 @@ void task_body_end(Thread* me, Task* t, Task* prior, bool event_pending);
 // A task bound to a cancelled region or taskgroup is discarded unstarted.
 void task_discarded_slow(Thread* me, Task* t);
 
+// ompt_callback_cancel for the current task of `me`: `which` in
+// kite::CancelKind bits, `how` ompt_cancel_activated or _detected.
+void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra);
+
 // omp_fulfill_event on `t`: early (its body still runs) or late.
 void task_fulfill_slow(Task* t, bool body_done);
 
