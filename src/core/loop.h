@@ -97,11 +97,13 @@ unsigned sections_next(Thread* self);
 // sections end == loop_end / loop_end_nowait / loop_end_cancel.
 
 // Single: true on the one thread that executes the block.
-bool single_start(Thread* self);
+bool single_start(Thread* self, const void* codeptr_ra = nullptr);
 // Single with copyprivate: null on the executing thread, which later calls
 // single_copy_end(data); the others get that data.
-void* single_copy_start(Thread* self);
-void single_copy_end(Thread* self, void* data);
+void* single_copy_start(Thread* self, const void* codeptr_ra = nullptr,
+                        void* enter_frame = nullptr);
+void single_copy_end(Thread* self, void* data, const void* codeptr_ra = nullptr,
+                     void* enter_frame = nullptr);
 
 // Scope with task reductions: a worksharing construct that only chooses
 // which thread registers the reductions first.

@@ -6,10 +6,14 @@ using namespace kite;
 
 extern "C" {
 
-KITE_EXPORT bool GOMP_single_start(void) { return single_start(self()); }
+KITE_EXPORT bool GOMP_single_start(void) { return single_start(self(), KITE_RETURN_ADDRESS()); }
 
-KITE_EXPORT void* GOMP_single_copy_start(void) { return single_copy_start(self()); }
+KITE_EXPORT void* GOMP_single_copy_start(void) {
+  return single_copy_start(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 
-KITE_EXPORT void GOMP_single_copy_end(void* data) { single_copy_end(self(), data); }
+KITE_EXPORT void GOMP_single_copy_end(void* data) {
+  single_copy_end(self(), data, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 
 }  // extern "C"
