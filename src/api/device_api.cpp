@@ -19,6 +19,11 @@ namespace {
 int copy_rect(char* dst, const char* src, size_t elem, int num_dims, const size_t* volume,
               const size_t* dst_off, const size_t* src_off, const size_t* dst_dim,
               const size_t* src_dim) {
+  // The sub-volume must lie inside both arrays in this dimension.
+  size_t dst_end, src_end;
+  if (__builtin_add_overflow(dst_off[0], volume[0], &dst_end) || dst_end > dst_dim[0] ||
+      __builtin_add_overflow(src_off[0], volume[0], &src_end) || src_end > src_dim[0])
+    return EINVAL;
   if (num_dims == 1) {
     size_t len, d, s;
     if (__builtin_mul_overflow(elem, volume[0], &len) ||
@@ -33,9 +38,11 @@ int copy_rect(char* dst, const char* src, size_t elem, int num_dims, const size_
     if (__builtin_mul_overflow(dst_slice, dst_dim[i], &dst_slice) ||
         __builtin_mul_overflow(src_slice, src_dim[i], &src_slice))
       return EINVAL;
-  size_t d, s;
+  size_t d, s, span;
   if (__builtin_mul_overflow(dst_slice, dst_off[0], &d) ||
-      __builtin_mul_overflow(src_slice, src_off[0], &s))
+      __builtin_mul_overflow(src_slice, src_off[0], &s) ||
+      __builtin_mul_overflow(dst_slice, dst_end, &span) ||
+      __builtin_mul_overflow(src_slice, src_end, &span))
     return EINVAL;
   for (size_t j = 0; j < volume[0]; ++j) {
     int rc = copy_rect(dst + d, src + s, elem, num_dims - 1, volume + 1, dst_off + 1, src_off + 1,
