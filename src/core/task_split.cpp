@@ -119,10 +119,11 @@ void* task_allow_completion_event(Task* t) {
   return t;
 }
 
-void task_wait_depend(Thread* me, const DependItem* deps, int ndeps) {
+void task_wait_depend(Thread* me, const DependItem* deps, int ndeps, const void* codeptr_ra,
+                      void* enter_frame) {
   if (ndeps <= 0) return;
   void** array = static_cast<void**>(__builtin_alloca(sizeof(void*) * (5 + 2 * size_t(ndeps))));
-  taskwait_depend(me, to_depend_array(deps, ndeps, array));
+  taskwait_depend(me, to_depend_array(deps, ndeps, array), codeptr_ra, enter_frame);
 }
 
 }  // namespace kite

@@ -40,6 +40,8 @@ void task_undeferred_end(Thread* me, Task* t);
 void* task_allow_completion_event(Task* t);
 
 // Waits until the sibling tasks these items depend on are complete.
-void task_wait_depend(Thread* me, const DependItem* deps, int ndeps);
+// codeptr_ra / enter_frame: the ABI call's, for tools.
+void task_wait_depend(Thread* me, const DependItem* deps, int ndeps,
+                      const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
 
 }  // namespace kite

@@ -58,26 +58,26 @@ KITE_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t* loc, kmp_int32) {
 
 KITE_EXPORT kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 cncl_kind) {
   int which = cancel_kind(cncl_kind, "__kmpc_cancel");
-  return which && cancel_activate(self(), which) ? 1 : 0;
+  return which && cancel_activate(self(), which, KITE_RETURN_ADDRESS()) ? 1 : 0;
 }
 
 KITE_EXPORT kmp_int32 __kmpc_cancellationpoint(ident_t*, kmp_int32, kmp_int32 cncl_kind) {
   int which = cancel_kind(cncl_kind, "__kmpc_cancellationpoint");
-  return which && cancellation_point(self(), which) ? 1 : 0;
+  return which && cancellation_point(self(), which, KITE_RETURN_ADDRESS()) ? 1 : 0;
 }
 
 KITE_EXPORT void __kmpc_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
-  critical_name_enter(critical_slot(crit));
+  critical_name_enter(critical_slot(crit), KITE_RETURN_ADDRESS());
 }
 
 // The lock adapts to contention by itself; hints change nothing.
 KITE_EXPORT void __kmpc_critical_with_hint(ident_t*, kmp_int32, kmp_critical_name* crit,
                                            uint32_t) {
-  critical_name_enter(critical_slot(crit));
+  critical_name_enter(critical_slot(crit), KITE_RETURN_ADDRESS());
 }
 
 KITE_EXPORT void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
-  critical_name_exit(critical_slot(crit));
+  critical_name_exit(critical_slot(crit), KITE_RETURN_ADDRESS());
 }
 
 KITE_EXPORT kmp_int32 __kmpc_single(ident_t*, kmp_int32) { return single_start(self()) ? 1 : 0; }

@@ -174,7 +174,7 @@ KITE_EXPORT void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps,
                                       kmp_depend_info* noalias_dep_list) {
   DependItem stack[kStackDeps];
   DepList d = collect_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, stack);
-  task_wait_depend(self(), d.items, d.n);
+  task_wait_depend(self(), d.items, d.n, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
   if (d.heap) xfree(d.items);
 }
 
@@ -201,7 +201,7 @@ KITE_EXPORT void* __kmpc_task_allow_completion_event(ident_t*, kmp_int32, void* 
 }
 
 KITE_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
-  taskwait(self());
+  taskwait(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
   return 0;
 }
 

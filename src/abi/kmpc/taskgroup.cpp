@@ -62,9 +62,9 @@ Taskred* push(Thread* me, int num, const TaskredItem* items) {
 }
 
 // Ends the innermost taskgroup, then the reductions registered in it.
-void end_taskgroup(Thread* me) {
+void end_taskgroup(Thread* me, const void* codeptr_ra, void* enter_frame) {
   const void* tg = current_taskgroup(me);
-  taskgroup_end(me);
+  taskgroup_end(me, codeptr_ra, enter_frame);
   while (t_reductions && t_reductions->key == tg) {
     Taskred* r = t_reductions;
     t_reductions = r->link;
@@ -110,7 +110,9 @@ extern "C" {
 
 KITE_EXPORT void __kmpc_taskgroup(ident_t*, kmp_int32) { taskgroup_start(self()); }
 
-KITE_EXPORT void __kmpc_end_taskgroup(ident_t*, kmp_int32) { end_taskgroup(self()); }
+KITE_EXPORT void __kmpc_end_taskgroup(ident_t*, kmp_int32) {
+  end_taskgroup(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 
 KITE_EXPORT void* __kmpc_taskred_init(kmp_int32, kmp_int32 num, void* data) {
   return register_items(self(), num, static_cast<kmp_taskred_input_t*>(data));
@@ -149,7 +151,7 @@ KITE_EXPORT void* __kmpc_task_reduction_modifier_init(ident_t*, kmp_int32, int, 
 }
 
 KITE_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t*, kmp_int32, int) {
-  end_taskgroup(self());
+  end_taskgroup(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
 }
 
 }  // extern "C"
