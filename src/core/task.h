@@ -173,8 +173,10 @@ void task_reduction_remap(Thread* me, size_t cnt, size_t cntorig, void** ptrs);
 // end to `prev`.
 void task_reduction_setup(uintptr_t* data, uintptr_t* prev, uintptr_t* orig, int nthreads);
 // Parallel region with reduction(task, ...): see GOMP_parallel_reductions.
+// codeptr_ra / enter_frame as in ForkSpec.
 unsigned parallel_with_task_reductions(void (*fn)(void*), void* data, unsigned num_threads,
-                                       unsigned flags_bind);
+                                       unsigned flags_bind, const void* codeptr_ra = nullptr,
+                                       void* enter_frame = nullptr);
 
 // Worksharing constructs with task reductions (loop, sections, scope): every
 // thread of the team calls this when it starts the construct, before running

@@ -138,9 +138,12 @@ void parallel_reduction_body(void* arg) {
 }  // namespace
 
 unsigned parallel_with_task_reductions(void (*fn)(void*), void* data, unsigned num_threads,
-                                       unsigned flags_bind) {
+                                       unsigned flags_bind, const void* codeptr_ra,
+                                       void* enter_frame) {
   Thread* me = self();
   ForkSpec spec;
+  spec.codeptr_ra = codeptr_ra;
+  spec.enter_frame = enter_frame;
   spec.num_threads = static_cast<int>(num_threads);
   spec.proc_bind = (flags_bind & 7) ? static_cast<int>(flags_bind & 7) : -1;
   spec.if_clause = true;

@@ -20,7 +20,8 @@ KITE_EXPORT void GOMP_task_reduction_remap(size_t cnt, size_t cntorig, void** pt
 
 KITE_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsigned num_threads,
                                               unsigned flags) {
-  return parallel_with_task_reductions(fn, data, num_threads, flags);
+  return parallel_with_task_reductions(fn, data, num_threads, flags, KITE_RETURN_ADDRESS(),
+                                       __builtin_dwarf_cfa());
 }
 
 KITE_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled) {
