@@ -87,17 +87,15 @@ void lock_release_contended(LockWord* w, uint32_t me, const char* what) {
 // owner id is taken first: it creates the thread's record, which is what
 // activates a tool when a lock routine is a program's first OpenMP call.
 //
-// Kite's lock word has no room for the hint, and the lock does not change
-// behaviour with it, so acquire events report omp_sync_hint_none; the hint
-// given at initialization is reported by lock_init.
+// The lock word has no room for a hint (and the lock does not change
+// behaviour with one): acquire events take it from what lock_init
+// remembered for tools (ompt::lock_hint).
 
 namespace {
 
-constexpr unsigned kNoHint = 0;  // omp_sync_hint_none
-
 KITE_NOINLINE void lock_set_observed(LockWord* w, uint32_t me, const void* ra) {
   Thread* t = self();
-  ompt::on_mutex_acquire(t, ompt_mutex_lock, kNoHint, w, ompt_state_wait_lock, ra);
+  ompt::on_mutex_acquire(t, ompt_mutex_lock, ompt::lock_hint(w), w, ompt_state_wait_lock, ra);
   lock_acquire(w, me, "omp_set_lock");
   ompt::on_mutex_acquired(t, ompt_mutex_lock, w, ra);
 }
@@ -105,7 +103,7 @@ KITE_NOINLINE void lock_set_observed(LockWord* w, uint32_t me, const void* ra) {
 KITE_NOINLINE bool lock_test_observed(LockWord* w, uint32_t me, const void* ra) {
   Thread* t = self();
   // A test never blocks, so the thread keeps its working state.
-  ompt::on_mutex_acquire(t, ompt_mutex_test_lock, kNoHint, w, 0, ra);
+  ompt::on_mutex_acquire(t, ompt_mutex_test_lock, ompt::lock_hint(w), w, 0, ra);
   if (!lock_try_acquire(w, me)) return false;
   ompt::on_mutex_acquired(t, ompt_mutex_test_lock, w, ra);
   return true;
@@ -172,12 +170,12 @@ inline bool owns(NestLock* l, uint32_t me) {
 KITE_NOINLINE void nest_lock_set_observed(NestLock* l, uint32_t me, const void* ra) {
   Thread* t = self();
   if (owns(l, me)) {
-    ompt::on_mutex_acquire(t, ompt_mutex_nest_lock, kNoHint, l, 0, ra);
+    ompt::on_mutex_acquire(t, ompt_mutex_nest_lock, ompt::lock_hint(l), l, 0, ra);
     ++l->depth;
     ompt::on_nest_lock(t, ompt_scope_begin, l, ra);
     return;
   }
-  ompt::on_mutex_acquire(t, ompt_mutex_nest_lock, kNoHint, l, ompt_state_wait_lock, ra);
+  ompt::on_mutex_acquire(t, ompt_mutex_nest_lock, ompt::lock_hint(l), l, ompt_state_wait_lock, ra);
   lock_acquire(&l->word, me, "omp_set_nest_lock");
   l->depth = 1;
   ompt::on_mutex_acquired(t, ompt_mutex_nest_lock, l, ra);
@@ -185,7 +183,7 @@ KITE_NOINLINE void nest_lock_set_observed(NestLock* l, uint32_t me, const void* 
 
 KITE_NOINLINE int nest_lock_test_observed(NestLock* l, uint32_t me, const void* ra) {
   Thread* t = self();
-  ompt::on_mutex_acquire(t, ompt_mutex_test_nest_lock, kNoHint, l, 0, ra);
+  ompt::on_mutex_acquire(t, ompt_mutex_test_nest_lock, ompt::lock_hint(l), l, 0, ra);
   if (owns(l, me)) {
     int depth = static_cast<int>(++l->depth);
     ompt::on_nest_lock(t, ompt_scope_begin, l, ra);

@@ -34,7 +34,52 @@ const void* ordered_wait_id(Thread* me) {
   return me->team;
 }
 
+// Hints of locks initialized with one while a tool is attached: a fixed
+// table keyed by the lock's address, filled by lock_init, read by the
+// acquire events of lock routines. Nothing is allocated and nothing waits:
+// a slot, once claimed for an address, stays that address's (a destroyed
+// lock's hint goes back to none), and a lock that finds no free slot within
+// a short probe is reported with no hint, as the documentation says.
+struct HintSlot {
+  std::atomic<uintptr_t> lock;
+  std::atomic<unsigned> hint;
+};
+constexpr size_t kHintSlots = 1024;  // a power of two
+constexpr size_t kHintProbe = 32;
+HintSlot g_hints[kHintSlots];
+
+size_t hint_home(uintptr_t lock) {
+  return size_t((lock >> 2) * 0x9E3779B97F4A7C15ull >> 54) & (kHintSlots - 1);
+}
+
+// The slot of `lock`; with `claim`, a free one is taken for it if it has
+// none. NULL if there is none (or no room).
+HintSlot* hint_slot(const void* lock, bool claim) {
+  const uintptr_t key = reinterpret_cast<uintptr_t>(lock);
+  size_t i = hint_home(key);
+  for (size_t n = 0; n < kHintProbe; ++n, i = (i + 1) & (kHintSlots - 1)) {
+    HintSlot& s = g_hints[i];
+    uintptr_t k = s.lock.load(std::memory_order_acquire);
+    if (k == key) return &s;
+    if (k == 0) {
+      if (!claim) return nullptr;
+      if (s.lock.compare_exchange_strong(k, key, std::memory_order_acq_rel)) return &s;
+      if (k == key) return &s;
+    }
+  }
+  return nullptr;
+}
+
+void remember_hint(const void* lock, unsigned hint) {
+  if (HintSlot* s = hint_slot(lock, hint != 0)) s->hint.store(hint, std::memory_order_release);
+}
+
 }  // namespace
+
+unsigned lock_hint(const void* lock) {
+  HintSlot* s = hint_slot(lock, false);
+  return s ? s->hint.load(std::memory_order_acquire) : 0;
+}
 
 void on_mutex_acquire(Thread* me, ompt_mutex_t kind, unsigned hint, const void* wait_id,
                       int wait_state, const void* codeptr_ra) {
@@ -76,11 +121,13 @@ void on_ordered_end(Thread* me, const void* codeptr_ra) {
 }
 
 void on_lock_init(ompt_mutex_t kind, unsigned hint, const void* wait_id, const void* codeptr_ra) {
+  remember_hint(wait_id, hint);
   auto cb = callback<ompt_callback_mutex_acquire_t>(ompt_callback_lock_init);
   if (cb) cb(kind, hint, kMutexImplSpinFutex, as_wait_id(wait_id), codeptr_ra);
 }
 
 void on_lock_destroy(ompt_mutex_t kind, const void* wait_id, const void* codeptr_ra) {
+  remember_hint(wait_id, 0);
   auto cb = callback<ompt_callback_mutex_t>(ompt_callback_lock_destroy);
   if (cb) cb(kind, as_wait_id(wait_id), codeptr_ra);
 }

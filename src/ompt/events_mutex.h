@@ -41,7 +41,11 @@ void on_ordered_begin(Thread* me, const void* codeptr_ra);
 void on_ordered_acquired(Thread* me, const void* codeptr_ra);
 void on_ordered_end(Thread* me, const void* codeptr_ra);
 
+// lock_init also remembers the hint of a lock created with one, for the
+// mutex_acquire events of that lock (the lock word has no room for it);
+// lock_hint answers it, omp_sync_hint_none for any other lock.
 void on_lock_init(ompt_mutex_t kind, unsigned hint, const void* wait_id, const void* codeptr_ra);
+unsigned lock_hint(const void* lock);
 void on_lock_destroy(ompt_mutex_t kind, const void* wait_id, const void* codeptr_ra);
 
 // The error directive at execution time; `length` excludes any terminator.

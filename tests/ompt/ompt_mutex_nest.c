@@ -60,15 +60,20 @@ int main(void) {
   nsite_unset(&lock);
   nsite_destroy(&lock);
   nsite_init_hint(&hinted, omp_sync_hint_uncontended);
+  nsite_set(&hinted);
+  CHECK(nsite_test(&hinted) == 2);
+  nsite_unset(&hinted);
+  nsite_unset(&hinted);
   nsite_destroy(&hinted);
 
   rec_event ev[32];
   int n = mx_events(me, from, ev, 32);
-  CHECK(n == 16);
-  if (n == 16) {
+  CHECK(n == 22);
+  if (n == 22) {
     MX_EXPECT(&ev[0], MX_LOCK_INIT, ompt_mutex_nest_lock, &lock, nsite_init);
     CHECK(ev[0].n == omp_sync_hint_none && ev[0].index == 1);
     MX_EXPECT(&ev[1], MX_ACQUIRE, ompt_mutex_nest_lock, &lock, nsite_set);
+    CHECK(ev[1].n == omp_sync_hint_none && ev[1].index == 1);
     CHECK(ev[1].state == ompt_state_wait_lock);
     CHECK(ev[1].parallel_id == (uint64_t)(uintptr_t)&lock);
     MX_EXPECT(&ev[2], MX_ACQUIRED, ompt_mutex_nest_lock, &lock, nsite_set);
@@ -89,7 +94,16 @@ int main(void) {
     MX_EXPECT(&ev[13], MX_LOCK_DESTROY, ompt_mutex_nest_lock, &lock, nsite_destroy);
     MX_EXPECT(&ev[14], MX_LOCK_INIT, ompt_mutex_nest_lock, &hinted, nsite_init_hint);
     CHECK(ev[14].n == omp_sync_hint_uncontended && ev[14].index == 1);
-    MX_EXPECT(&ev[15], MX_LOCK_DESTROY, ompt_mutex_nest_lock, &hinted, nsite_destroy);
+    /* The hint given at initialization comes with every acquisition. */
+    MX_EXPECT(&ev[15], MX_ACQUIRE, ompt_mutex_nest_lock, &hinted, nsite_set);
+    CHECK(ev[15].n == omp_sync_hint_uncontended);
+    MX_EXPECT(&ev[16], MX_ACQUIRED, ompt_mutex_nest_lock, &hinted, nsite_set);
+    MX_EXPECT(&ev[17], MX_ACQUIRE, ompt_mutex_test_nest_lock, &hinted, nsite_test);
+    CHECK(ev[17].n == omp_sync_hint_uncontended);
+    MX_EXPECT(&ev[18], MX_NEST_BEGIN, 0, &hinted, nsite_test);
+    MX_EXPECT(&ev[19], MX_NEST_END, 0, &hinted, nsite_unset);
+    MX_EXPECT(&ev[20], MX_RELEASED, ompt_mutex_nest_lock, &hinted, nsite_unset);
+    MX_EXPECT(&ev[21], MX_LOCK_DESTROY, ompt_mutex_nest_lock, &hinted, nsite_destroy);
   }
 
   /* Another owner: the test fails and reports mutex_acquire only. */
