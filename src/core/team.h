@@ -151,7 +151,9 @@ void parallel_end();
 int threads_for_region(const ForkSpec& spec, Thread* self);
 
 // --- teams (host) --------------------------------------------------------
-void teams(void (*fn)(void*), void* data, int num_teams, int thread_limit);
+// codeptr_ra / enter_frame as in ForkSpec.
+void teams(void (*fn)(void*), void* data, int num_teams, int thread_limit,
+           const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
 
 // --- barriers ------------------------------------------------------------
 void team_barrier(Thread* self);  // explicit or implicit barrier

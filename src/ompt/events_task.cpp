@@ -152,6 +152,36 @@ void task_fulfill_slow(Task* t, bool body_done) {
   schedule(t, body_done ? ompt_task_late_fulfill : ompt_task_early_fulfill, nullptr);
 }
 
+void league_slow(Thread* me, ompt_scope_endpoint_t ep, ompt_data_t* league, int n,
+                 const void* codeptr_ra, void* enter_frame) {
+  Task* enc = me->task;
+  const int flags = ompt_parallel_league | ompt_parallel_invoker_runtime;
+  if (ep == ompt_scope_begin) {
+    if (enter_frame) set_enter_frame(enc, enter_frame);
+    auto cb = callback<ompt_callback_parallel_begin_t>(ompt_callback_parallel_begin);
+    if (cb) cb(&enc->ompt.task_data, &enc->ompt.frame, league, unsigned(n), flags, codeptr_ra);
+  } else {
+    auto cb = callback<ompt_callback_parallel_end_t>(ompt_callback_parallel_end);
+    if (cb) cb(league, &enc->ompt.task_data, flags, codeptr_ra);
+    clear_enter_frame(enc);
+  }
+}
+
+void league_task_slow(Thread* me, ompt_data_t* league, int n, int index, void (*fn)(void*),
+                      void* data) {
+  Task* task = me->task;
+  // The inquiries answer an initial task's region from the task itself.
+  task->ompt.implicit_parallel_data = *league;
+  auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
+  if (cb) cb(ompt_scope_begin, league, &task->ompt.task_data, unsigned(n), unsigned(index),
+             ompt_task_initial);
+  task->ompt.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  kite_ompt_call_outlined(fn, data, &task->ompt.frame);
+  task->ompt.frame.exit_frame.ptr = nullptr;
+  task->ompt.frame.exit_frame_flags = 0;
+  if (cb) cb(ompt_scope_end, nullptr, &task->ompt.task_data, 0, unsigned(index), ompt_task_initial);
+}
+
 void sync_task_region_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
                            const void* codeptr_ra, void* enter_frame) {
   Task* task = me->task;

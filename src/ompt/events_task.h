@@ -50,6 +50,17 @@ void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra);
 // omp_fulfill_event on `t`: early (its body still runs) or late.
 void task_fulfill_slow(Task* t, bool body_done);
 
+// --- host teams ----------------------------------------------------------------
+// The league of a teams construct: parallel_begin (flags league |
+// invoker_runtime, requested n) with the encountering task's enter frame,
+// or parallel_end.
+void league_slow(Thread* me, ompt_scope_endpoint_t ep, ompt_data_t* league, int n,
+                 const void* codeptr_ra, void* enter_frame);
+// Runs team `index`'s body in the initial task me->task (already set up):
+// implicit_task begin/end (ompt_task_initial) around it, exit frame set.
+void league_task_slow(Thread* me, ompt_data_t* league, int n, int index, void (*fn)(void*),
+                      void* data);
+
 // --- taskwait, taskgroup -------------------------------------------------------
 // sync_region begin/end of kind `kind` for the current task of `me`; the
 // begin sets the task's enter frame, the end clears it.

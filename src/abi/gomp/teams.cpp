@@ -17,7 +17,8 @@ extern "C" {
 KITE_EXPORT void GOMP_teams_reg(void (*fn)(void*), void* data, unsigned num_teams,
                                 unsigned thread_limit, unsigned flags) {
   (void)flags;
-  teams(fn, data, to_int(num_teams), to_int(thread_limit));
+  teams(fn, data, to_int(num_teams), to_int(thread_limit), KITE_RETURN_ADDRESS(),
+        __builtin_dwarf_cfa());
 }
 
 KITE_EXPORT bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high,
