@@ -37,6 +37,11 @@ void taskloop(Thread* me, const TaskloopSpec& spec) {
   ull n = trip_count(spec);
   bool cancelled = g_icv.cancel && team && team->cancelled.load(std::memory_order_acquire);
   if (n == 0 || cancelled) {
+    // An empty taskloop is still a taskloop region for tools.
+    if (n == 0 && !cancelled && KITE_UNLIKELY(ompt::active())) {
+      ompt::taskloop_slow(me, ompt_scope_begin, 0, spec.task.codeptr_ra, spec.task.enter_frame);
+      ompt::taskloop_slow(me, ompt_scope_end, 0, spec.task.codeptr_ra, nullptr);
+    }
     if (spec.reduction && !spec.nogroup) {
       // Tells the compiler's combining code that nothing was registered.
       uintptr_t* red = static_cast<uintptr_t**>(spec.task.data)[2];

@@ -65,6 +65,12 @@ __attribute__((noinline)) void taskloop_4(void) {
   KEEP();
 }
 
+__attribute__((noinline)) void taskloop_empty(int n) {
+#pragma omp taskloop
+  for (int i = 0; i < n; ++i) __atomic_add_fetch(&hits[i], 1, __ATOMIC_RELAXED);
+  KEEP();
+}
+
 static int mark[REC_MAX_THREADS];
 
 /* From each thread's mark on: one construct of `work` with count `count`,
@@ -206,5 +212,17 @@ int main(void) {
     for (int j = 0; j < 100; ++j) CHECK_EQ_LONG(covered[j], 1);
   }
   for (int j = 0; j < 100; ++j) CHECK_EQ_LONG(hits[j], 1);
+
+  /* An empty taskloop: begin and end, count 0, no task. */
+  set_marks();
+  taskloop_empty(0);
+  b = rec_next(primary, mark[0], EV_WORK_BEGIN);
+  CHECK(b >= 0);
+  if (b >= 0) {
+    CHECK_EQ_LONG(primary->ev[b].kind, ompt_work_taskloop);
+    CHECK_EQ_LONG(primary->ev[b].n, 0);
+    CHECK(returns_into(primary->ev[b].ra, (void*)taskloop_empty));
+    CHECK(b + 1 < primary->count && primary->ev[b + 1].ev == EV_WORK_END);
+  }
   KITE_TEST_END();
 }
