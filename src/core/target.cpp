@@ -13,6 +13,7 @@
 
 #include <new>
 
+#include "ompt/events_task.h"
 #include "places.h"
 
 namespace kite {
@@ -162,7 +163,10 @@ void target_region_on_host(void (*fn)(void*), void* data, int thread_limit) {
   TaskIcvs icv = g_icv.initial;
   if (thread_limit > 0) icv.thread_limit = thread_limit;
   InitialTaskScope scope(me, icv);
-  fn(data);
+  if (KITE_UNLIKELY(ompt::active()))
+    ompt::target_initial_task_slow(me, fn, data);
+  else
+    fn(data);
 }
 
 namespace {

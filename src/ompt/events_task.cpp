@@ -182,6 +182,19 @@ void league_task_slow(Thread* me, ompt_data_t* league, int n, int index, void (*
   if (cb) cb(ompt_scope_end, nullptr, &task->ompt.task_data, 0, unsigned(index), ompt_task_initial);
 }
 
+void target_initial_task_slow(Thread* me, void (*fn)(void*), void* data) {
+  Task* task = me->task;
+  auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
+  if (cb)
+    cb(ompt_scope_begin, &task->ompt.implicit_parallel_data, &task->ompt.task_data, 1, 1,
+       ompt_task_initial);
+  task->ompt.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  kite_ompt_call_outlined(fn, data, &task->ompt.frame);
+  task->ompt.frame.exit_frame.ptr = nullptr;
+  task->ompt.frame.exit_frame_flags = 0;
+  if (cb) cb(ompt_scope_end, nullptr, &task->ompt.task_data, 0, 1, ompt_task_initial);
+}
+
 void sync_task_region_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
                            const void* codeptr_ra, void* enter_frame) {
   Task* task = me->task;

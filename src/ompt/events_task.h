@@ -61,6 +61,11 @@ void league_slow(Thread* me, ompt_scope_endpoint_t ep, ompt_data_t* league, int 
 void league_task_slow(Thread* me, ompt_data_t* league, int n, int index, void (*fn)(void*),
                       void* data);
 
+// Runs a target region's body (on the host) in its initial task me->task:
+// implicit_task begin/end (ompt_task_initial, parallelism 1, index 1, its
+// own implicit parallel region) around it, exit frame set.
+void target_initial_task_slow(Thread* me, void (*fn)(void*), void* data);
+
 // --- taskwait, taskgroup -------------------------------------------------------
 // sync_region begin/end of kind `kind` for the current task of `me`; the
 // begin sets the task's enter frame, the end clears it.
