@@ -10,6 +10,7 @@
 // lo < hi the chunk being executed. Static schedules derive the next chunk
 // from it; ordered loops pass the turn on when the chunk is done.
 #include "loop.h"
+#include "ompt/events_mutex.h"
 #include "ompt/events_task.h"
 #include "ompt/events_ws.h"
 
@@ -382,7 +383,9 @@ bool loop_end_cancel(Thread* self, const void* codeptr_ra, void* enter_frame) {
 
 // --- ordered ------------------------------------------------------------------
 
-void ordered_start(Thread* self) {
+namespace {
+
+void ordered_wait_turn(Thread* self) {
   WorkShare* ws = self->ws_cur;
   // Outside an ordered loop (orphaned ordered, or a loop without the
   // clause) there is nothing to order against.
@@ -395,8 +398,24 @@ void ordered_start(Thread* self) {
   self->ord_held = true;
 }
 
+}  // namespace
+
+// With a tool attached, an ordered region is reported as an ordered mutex
+// (state wait_ordered while the thread waits for its turn).
+void ordered_start(Thread* self, const void* codeptr_ra) {
+  if (ompt::active()) {
+    ompt::on_ordered_begin(self, codeptr_ra);
+    ordered_wait_turn(self);
+    ompt::on_ordered_acquired(self, codeptr_ra);
+    return;
+  }
+  ordered_wait_turn(self);
+}
+
 // The turn stays with the chunk until it is done (loop_next / loop end):
 // the chunk's later iterations come next in iteration order anyway.
-void ordered_end(Thread*) {}
+void ordered_end(Thread* self, const void* codeptr_ra) {
+  if (ompt::active()) ompt::on_ordered_end(self, codeptr_ra);
+}
 
 }  // namespace kite

@@ -75,8 +75,8 @@ bool loop_end_cancel(Thread* self, const void* codeptr_ra = nullptr, void* enter
 
 // Ordered regions inside an ordered loop. Regions of one chunk run on one
 // thread in order; chunks take turns in iteration order.
-void ordered_start(Thread* self);
-void ordered_end(Thread* self);
+void ordered_start(Thread* self, const void* codeptr_ra);
+void ordered_end(Thread* self, const void* codeptr_ra);
 
 // Doacross loops (ordered(n) with depend(sink/source)). counts[d] is the
 // iteration count of loop d; the workshared loop is 0..counts[0]-1 step 1.

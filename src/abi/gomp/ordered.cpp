@@ -4,7 +4,6 @@
 
 #include "abi/gomp/gomp.h"
 #include "core/loop.h"
-#include "ompt/events_mutex.h"
 
 using namespace kite;
 
@@ -30,25 +29,9 @@ void wait_vector(Thread* t, T first, va_list ap, bool is_signed) {
 
 extern "C" {
 
-// With a tool attached, the region is reported as an ordered mutex
-// (ompt_mutex_ordered, state wait_ordered while the thread waits its turn).
-KITE_EXPORT void GOMP_ordered_start(void) {
-  Thread* t = self();
-  if (ompt::active()) {
-    const void* ra = __builtin_return_address(0);
-    ompt::on_ordered_begin(t, ra);
-    ordered_start(t);
-    ompt::on_ordered_acquired(t, ra);
-    return;
-  }
-  ordered_start(t);
-}
+KITE_EXPORT void GOMP_ordered_start(void) { ordered_start(self(), __builtin_return_address(0)); }
 
-KITE_EXPORT void GOMP_ordered_end(void) {
-  Thread* t = self();
-  ordered_end(t);
-  if (ompt::active()) ompt::on_ordered_end(t, __builtin_return_address(0));
-}
+KITE_EXPORT void GOMP_ordered_end(void) { ordered_end(self(), __builtin_return_address(0)); }
 
 KITE_EXPORT void GOMP_doacross_post(long* counts) {
   Thread* t = self();

@@ -96,9 +96,13 @@ KITE_EXPORT kmp_int32 __kmpc_masked(ident_t*, kmp_int32, kmp_int32 filter) {
 
 KITE_EXPORT void __kmpc_end_masked(ident_t*, kmp_int32) {}
 
-KITE_EXPORT void __kmpc_ordered(ident_t*, kmp_int32) { ordered_start(self()); }
+KITE_EXPORT void __kmpc_ordered(ident_t*, kmp_int32) {
+  ordered_start(self(), __builtin_return_address(0));
+}
 
-KITE_EXPORT void __kmpc_end_ordered(ident_t*, kmp_int32) { ordered_end(self()); }
+KITE_EXPORT void __kmpc_end_ordered(ident_t*, kmp_int32) {
+  ordered_end(self(), __builtin_return_address(0));
+}
 
 KITE_EXPORT void __kmpc_flush(ident_t*) { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
