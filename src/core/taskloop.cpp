@@ -1,6 +1,7 @@
 // The taskloop construct: split the iteration space into tasks, each given
 // its first and one-past-last iteration in the first two words of its data
 // block (gcc's convention), inside a taskgroup unless nogroup.
+#include "taskloop_parts.h"
 #include "ompt/events_ws.h"
 #include "team.h"
 
@@ -51,32 +52,8 @@ void taskloop(Thread* me, const TaskloopSpec& spec) {
   }
   if (spec.nogroup && g_icv.cancel && taskgroup_is_cancelled(me->task->rt.taskgroup)) return;
 
-  // Number of tasks and the iterations of each: the first `extra` tasks
-  // get `per + 1`, the others `per` (strict grainsize: all get `per`
-  // except the last, which gets the rest).
-  ull ntasks, per, extra = 0, last = 0;
-  if (spec.grainsize) {
-    ull g = spec.num_tasks;
-    if (g == 0) {
-      warn("taskloop grainsize(0) is invalid; using grainsize(1)");
-      g = 1;
-    }
-    if (spec.strict) {
-      ntasks = n / g + (n % g != 0);
-      per = g;
-      last = n - (ntasks - 1) * g;
-    } else {
-      ntasks = n / g;
-      if (ntasks == 0) ntasks = 1;
-      per = n / ntasks;
-      extra = n % ntasks;
-    }
-  } else {
-    ntasks = spec.num_tasks ? spec.num_tasks : static_cast<ull>(team ? team->nthreads : 1);
-    if (ntasks > n) ntasks = n;
-    per = n / ntasks;
-    extra = n % ntasks;
-  }
+  const TaskloopParts parts = taskloop_parts(n, spec.grainsize, spec.num_tasks, spec.strict,
+                                             team ? team->nthreads : 1);
 
   const bool tool = ompt::active();
   if (tool)
@@ -88,9 +65,8 @@ void taskloop(Thread* me, const TaskloopSpec& spec) {
 
   ull step = static_cast<ull>(spec.step);
   ull at = static_cast<ull>(spec.start);
-  for (ull i = 0; i < ntasks; ++i) {
-    ull count = per + (i < extra ? 1 : 0);
-    if (spec.strict && spec.grainsize && i == ntasks - 1) count = last;
+  for (ull i = 0; i < parts.ntasks; ++i) {
+    const ull count = taskloop_part_size(parts, i);
     void* arg;
     const bool now = task_must_run_now(me, spec.task);
     Task* t = task_prepare(me, spec.task, &arg);

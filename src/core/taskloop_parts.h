@@ -1,6 +1,6 @@
-// How a taskloop's iterations are divided into tasks, for ABIs that create
-// the tasks themselves from a pattern task (the LLVM ABI); the rule is the
-// one taskloop.cpp applies for gcc's entry points.
+// How a taskloop's iterations are divided into tasks: the one rule used by
+// the core's taskloop (gcc's entry points) and by the LLVM ABI, which
+// creates the tasks itself from a pattern task.
 #pragma once
 
 #include "base.h"
