@@ -16,7 +16,7 @@ static long chunk = 3;
 static void reference(void) {
   for (int i = 0; i <= NI; ++i)
     for (int j = 0; j <= NJ; ++j)
-      ref[i][j] = (i == 0 || j == 0) ? 1 : ref[i - 1][j] + ref[i][j - 1] + ref[i - 1][j - 1] % 7;
+      ref[i][j] = (i == 0 || j == 0) ? 1 : (ref[i - 1][j] + ref[i][j - 1] + ref[i - 1][j - 1] % 7) % 1000003;
 }
 
 static void reset(void) {
@@ -40,7 +40,7 @@ static void compare(const char* what) {
     _Pragma("omp parallel") {                                                           \
       _Pragma(CLAUSE) for (int i = 1; i <= NI; ++i) for (int j = 1; j <= NJ; ++j) {     \
         _Pragma("omp ordered depend(sink: i-1,j) depend(sink: i,j-1) depend(sink: i-1,j-1)") \
-        a[i][j] = a[i - 1][j] + a[i][j - 1] + a[i - 1][j - 1] % 7;                      \
+        a[i][j] = (a[i - 1][j] + a[i][j - 1] + a[i - 1][j - 1] % 7) % 1000003;          \
         _Pragma("omp ordered depend(source)")                                           \
       }                                                                                 \
     }                                                                                   \
@@ -51,7 +51,7 @@ static void compare(const char* what) {
       _Pragma(CLAUSE) for (int i = 1; i <= NI; ++i) for (int j = 2 * NJ; j >= 2; j -= 2) { \
         int jj = NJ + 1 - j / 2; /* 1..NJ as j walks down */                            \
         _Pragma("omp ordered depend(sink: i-1,j) depend(sink: i,j+2) depend(sink: i-1,j+2)") \
-        a[i][jj] = a[i - 1][jj] + a[i][jj - 1] + a[i - 1][jj - 1] % 7;                  \
+        a[i][jj] = (a[i - 1][jj] + a[i][jj - 1] + a[i - 1][jj - 1] % 7) % 1000003;      \
         _Pragma("omp ordered depend(source)")                                           \
       }                                                                                 \
     }                                                                                   \
@@ -62,7 +62,7 @@ static void compare(const char* what) {
       _Pragma(CLAUSE) for (unsigned long long i = 1; i <= NI; ++i)                      \
       for (unsigned long long j = 1; j <= NJ; ++j) {                                    \
         _Pragma("omp ordered depend(sink: i-1,j) depend(sink: i,j-1) depend(sink: i-1,j-1)") \
-        a[i][j] = a[i - 1][j] + a[i][j - 1] + a[i - 1][j - 1] % 7;                      \
+        a[i][j] = (a[i - 1][j] + a[i][j - 1] + a[i - 1][j - 1] % 7) % 1000003;          \
         _Pragma("omp ordered depend(source)")                                           \
       }                                                                                 \
     }                                                                                   \
