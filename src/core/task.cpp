@@ -512,7 +512,7 @@ void task_submit(Thread* me, Task* t) {
 
 // Undeferred execution: the creator runs the task now, after its
 // predecessors (if any) completed, and waits for its detach event.
-void task_run_now(Thread* me, Task* t) {
+void task_run_now(Thread* me, Task* t, bool silent) {
   Team* team = t->team;
   Task* parent = t->parent;
   t->rt.flags |= kTaskUndeferred;
@@ -531,7 +531,7 @@ void task_run_now(Thread* me, Task* t) {
   } else {
     t->rt.nrecords = 0;
   }
-  if (KITE_UNLIKELY(ompt::active())) {
+  if (KITE_UNLIKELY(ompt::active()) && !silent) {
     ompt::run_task_body(me, t);
     ompt::task_body_end(me, t, parent,
                         (t->rt.flags & kTaskDetached) &&

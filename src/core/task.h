@@ -136,8 +136,10 @@ void task_make_ready(Thread* me, Task* t);
 // Should a new task run inline now (if(0), final parent, no team, or the
 // caller's deque is long enough that more queueing buys nothing)?
 bool task_must_run_now(Thread* me, const TaskSpec& spec);
-// Runs a prepared task inline (undeferred / included).
-void task_run_now(Thread* me, Task* t);
+// Runs a prepared task inline (undeferred / included). silent: no
+// task_schedule events (a body the caller reports itself, or a task never
+// reported as created).
+void task_run_now(Thread* me, Task* t, bool silent = false);
 // Runs tasks (tied-task constraint respected) until done(ctx); sleeps on
 // team->task_events when there is nothing to run.
 void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx);

@@ -2,6 +2,8 @@
 #include "task_split.h"
 
 #include "depend.h"
+#include "ompt/events_task.h"
+#include "ompt/events_ws.h"
 
 namespace kite {
 
@@ -68,7 +70,7 @@ Task* task_create_unfilled(Thread* me, const TaskSpec& spec, void** block) {
 }
 
 void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int priority,
-                    bool if_clause) {
+                    bool if_clause, const HandOverTrace& trace) {
   if (priority > g_icv.max_task_priority) priority = g_icv.max_task_priority;
   t->rt.priority = priority > 0 ? priority : 0;
   void** depend = nullptr;
@@ -88,7 +90,23 @@ void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int 
   s.depend = depend;
   void* event;
   s.detach = (t->rt.flags & kTaskDetached) ? &event : nullptr;
-  if (task_must_run_now(me, s))
+  const bool now = task_must_run_now(me, s);
+  if (KITE_UNLIKELY(ompt::active())) {
+    Task* creator = me->task;
+    if (trace.taskloop_chunk) {
+      ompt::taskloop_task_slow(me, t, now, trace.first, trace.count, trace.codeptr_ra);
+    } else {
+      ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, now), depend, trace.codeptr_ra,
+                             trace.enter_frame);
+    }
+    if (now)
+      task_run_now(me, t);
+    else
+      task_submit(me, t);
+    if (!trace.taskloop_chunk) ompt::clear_enter_frame(creator);
+    return;
+  }
+  if (now)
     task_run_now(me, t);
   else
     task_submit(me, t);
@@ -97,17 +115,33 @@ void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int 
 void task_discard(Thread* me, Task* t) {
   t->rt.fn = empty_body;
   t->rt.nrecords = 0;
-  task_run_now(me, t);
+  task_run_now(me, t, /*silent=*/true);  // never reported as created
 }
 
-void task_undeferred_begin(Thread* me, Task* t) { me->task = t; }
+void task_undeferred_begin(Thread* me, Task* t, const void* codeptr_ra, void* enter_frame) {
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, true), nullptr, codeptr_ra,
+                           enter_frame);
+    ompt::inline_body_begin_slow(me, t, enter_frame);
+  }
+  me->task = t;
+}
 
 // The body already ran (as `t`, so its children and taskwaits are its
 // own); completing it goes through the core's undeferred path with an
 // empty body, which also waits for a pending detach event.
 void task_undeferred_end(Thread* me, Task* t) {
-  me->task = t->parent;
+  Task* parent = t->parent;
+  me->task = parent;
   t->rt.fn = empty_body;
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::inline_body_end_slow(me, t, parent,
+                               (t->rt.flags & kTaskDetached) &&
+                                   t->rt.detach.load(std::memory_order_acquire) > 1);
+    ompt::clear_enter_frame(parent);
+    task_run_now(me, t, /*silent=*/true);
+    return;
+  }
   task_run_now(me, t);
 }
 

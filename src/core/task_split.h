@@ -20,11 +20,22 @@ struct DependItem {
 // (spec.data and spec.cpyfn are ignored, spec.depend must be null).
 Task* task_create_unfilled(Thread* me, const TaskSpec& spec, void** block);
 
+// For tools, captured at the ABI boundary: the call's return address and
+// CFA; for a task of a taskloop, its chunk (first iteration, count), which
+// reports it as the taskloop's (task_create, then its dispatch).
+struct HandOverTrace {
+  const void* codeptr_ra = nullptr;
+  void* enter_frame = nullptr;
+  bool taskloop_chunk = false;
+  uint64_t first = 0;
+  uint64_t count = 0;
+};
+
 // Hands the task over: deferred unless if_clause is false or it must run
 // now (no team, final parent, a long local queue); after its dependences
-// are met.
+// are met. With a tool, task_create (and the dependences) come first.
 void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int priority,
-                    bool if_clause = true);
+                    bool if_clause = true, const HandOverTrace& trace = HandOverTrace());
 
 // Disposes of a task that is never to run (the LLVM ABI's taskloop pattern,
 // of which the real tasks are copies).
@@ -32,7 +43,10 @@ void task_discard(Thread* me, Task* t);
 
 // Undeferred execution with the body called by the compiler between the
 // two: begin makes `t` the thread's current task, end completes it.
-void task_undeferred_begin(Thread* me, Task* t);
+// codeptr_ra / enter_frame: the begin call's; exit_frame: stands for the
+// runtime's frame below the body (the begin call's CFA), for tools.
+void task_undeferred_begin(Thread* me, Task* t, const void* codeptr_ra = nullptr,
+                           void* enter_frame = nullptr);
 void task_undeferred_end(Thread* me, Task* t);
 
 // Makes `t` complete only when both its body ended and the returned event

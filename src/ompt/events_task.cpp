@@ -132,6 +132,20 @@ void task_body_end(Thread* me, Task* t, Task* prior, bool event_pending) {
   schedule(t, event_pending ? ompt_task_detach : ompt_task_complete, prior);
 }
 
+void inline_body_begin_slow(Thread* me, Task* t, void* exit_frame) {
+  t->ompt.thread_num = me->team ? me->tid : 0;
+  schedule(me->task, ompt_task_switch, t);
+  t->ompt.frame.exit_frame.ptr = exit_frame;
+  t->ompt.frame.exit_frame_flags = exit_frame ? ompt_frame_runtime | ompt_frame_cfa : 0;
+}
+
+void inline_body_end_slow(Thread* me, Task* t, Task* prior, bool event_pending) {
+  (void)me;
+  t->ompt.frame.exit_frame.ptr = nullptr;
+  t->ompt.frame.exit_frame_flags = 0;
+  schedule(t, event_pending ? ompt_task_detach : ompt_task_complete, prior);
+}
+
 void task_discarded_slow(Thread* me, Task* t) {
   auto cb = callback<ompt_callback_cancel_t>(ompt_callback_cancel);
   if (cb) cb(&t->ompt.task_data, ompt_cancel_discarded_task, nullptr);

@@ -40,6 +40,13 @@ void run_task_body(Thread* me, Task* t);
 // the caller drops the body's completion condition.
 void task_body_end(Thread* me, Task* t, Task* prior, bool event_pending);
 
+// An undeferred task whose body the program calls itself between two
+// runtime calls (the LLVM ABI's if(0) tasks). Begin: task_schedule prior ->
+// t (switch), t's exit frame set to `exit_frame`; the caller makes t
+// current. End: the exit frame cleared, task_schedule t -> prior.
+void inline_body_begin_slow(Thread* me, Task* t, void* exit_frame);
+void inline_body_end_slow(Thread* me, Task* t, Task* prior, bool event_pending);
+
 // A task bound to a cancelled region or taskgroup is discarded unstarted.
 void task_discarded_slow(Thread* me, Task* t);
 

@@ -126,10 +126,14 @@ KITE_EXPORT kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t*, kmp_int32, voi
   return 0;
 }
 
-KITE_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, void* new_task,
-                                                kmp_int32 ndeps, kmp_depend_info* dep_list,
-                                                kmp_int32 ndeps_noalias,
-                                                kmp_depend_info* noalias_dep_list) {
+}  // extern "C"
+
+namespace {
+
+// Both hand-back calls; codeptr_ra / enter_frame: the program's call's.
+kmp_int32 hand_back(void* new_task, kmp_int32 ndeps, kmp_depend_info* dep_list,
+                    kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list,
+                    const void* codeptr_ra, void* enter_frame) {
   Header* h = header_of(new_task);
   if (h->running) {  // an untied task handing its next part back
     h->resumed = true;
@@ -138,13 +142,29 @@ KITE_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, void* new_t
   DependItem stack[kStackDeps];
   DepList d = collect_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, stack);
   int priority = (h->flags & kFlagPriority) ? task_of(h)->data2.priority : 0;
-  task_hand_over(self(), h->task, d.items, d.n, priority);
+  HandOverTrace trace;
+  trace.codeptr_ra = codeptr_ra;
+  trace.enter_frame = enter_frame;
+  task_hand_over(self(), h->task, d.items, d.n, priority, true, trace);
   if (d.heap) xfree(d.items);
   return 0;
 }
 
-KITE_EXPORT kmp_int32 __kmpc_omp_task(ident_t* loc, kmp_int32 gtid, void* new_task) {
-  return __kmpc_omp_task_with_deps(loc, gtid, new_task, 0, nullptr, 0, nullptr);
+}  // namespace
+
+extern "C" {
+
+KITE_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, void* new_task,
+                                                kmp_int32 ndeps, kmp_depend_info* dep_list,
+                                                kmp_int32 ndeps_noalias,
+                                                kmp_depend_info* noalias_dep_list) {
+  return hand_back(new_task, ndeps, dep_list, ndeps_noalias, noalias_dep_list,
+                   KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
+
+KITE_EXPORT kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, void* new_task) {
+  return hand_back(new_task, 0, nullptr, 0, nullptr, KITE_RETURN_ADDRESS(),
+                   __builtin_dwarf_cfa());
 }
 
 // if(0) tasks: clang waits for the dependences (__kmpc_omp_wait_deps), then
@@ -153,7 +173,7 @@ KITE_EXPORT void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, void* task) {
   Header* h = header_of(task);
   h->running = true;
   h->resumed = false;
-  task_undeferred_begin(self(), h->task);
+  task_undeferred_begin(self(), h->task, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
 }
 
 KITE_EXPORT void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, void* task) {
@@ -169,30 +189,45 @@ KITE_EXPORT void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, void* task) {
   task_undeferred_end(self(), h->task);
 }
 
+}  // extern "C"
+
+namespace {
+
+void wait_deps(kmp_int32 ndeps, kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
+               kmp_depend_info* noalias_dep_list, const void* codeptr_ra, void* enter_frame) {
+  DependItem stack[kStackDeps];
+  DepList d = collect_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, stack);
+  task_wait_depend(self(), d.items, d.n, codeptr_ra, enter_frame);
+  if (d.heap) xfree(d.items);
+}
+
+}  // namespace
+
+extern "C" {
+
 KITE_EXPORT void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps,
                                       kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
                                       kmp_depend_info* noalias_dep_list) {
-  DependItem stack[kStackDeps];
-  DepList d = collect_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, stack);
-  task_wait_depend(self(), d.items, d.n, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
-  if (d.heap) xfree(d.items);
+  wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, KITE_RETURN_ADDRESS(),
+            __builtin_dwarf_cfa());
 }
 
 // clang 15+: taskwait with depend clauses; with nowait it is a task with
 // no body that later tasks may depend on.
-KITE_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t* loc, kmp_int32 gtid, kmp_int32 ndeps,
+KITE_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t*, kmp_int32, kmp_int32 ndeps,
                                              kmp_depend_info* dep_list,
                                              kmp_int32 ndeps_noalias,
                                              kmp_depend_info* noalias_dep_list,
                                              kmp_int32 has_no_wait) {
   if (!has_no_wait) {
-    __kmpc_omp_wait_deps(loc, gtid, ndeps, dep_list, ndeps_noalias, noalias_dep_list);
+    wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, KITE_RETURN_ADDRESS(),
+              __builtin_dwarf_cfa());
     return;
   }
   auto empty = [](kmp_int32, void*) -> kmp_int32 { return 0; };
   Header* h = new_task_block(self(), kFlagTied, sizeof(kmp_task_t), 0, empty);
-  __kmpc_omp_task_with_deps(loc, gtid, task_of(h), ndeps, dep_list, ndeps_noalias,
-                            noalias_dep_list);
+  hand_back(task_of(h), ndeps, dep_list, ndeps_noalias, noalias_dep_list, KITE_RETURN_ADDRESS(),
+            __builtin_dwarf_cfa());
 }
 
 // detach(event): the handle omp_fulfill_event takes.

@@ -8,6 +8,7 @@
 
 #include "abi/kmpc/task_block.h"
 #include "core/taskloop_parts.h"
+#include "ompt/events_ws.h"
 
 using namespace kite;
 using namespace kite::kmpc;
@@ -37,7 +38,8 @@ unsigned long long trip_count(unsigned long long lb, unsigned long long ub, long
 }
 
 void taskloop(void* pattern_task, int if_val, kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st,
-              int nogroup, int sched, kmp_uint64 grainsize, bool strict, void* task_dup) {
+              int nogroup, int sched, kmp_uint64 grainsize, bool strict, void* task_dup,
+              const void* codeptr_ra, void* enter_frame) {
   Thread* me = self();
   Header* ph = header_of(pattern_task);
   kmp_task_t* pattern = task_of(ph);
@@ -56,6 +58,8 @@ void taskloop(void* pattern_task, int if_val, kmp_uint64* lb, kmp_uint64* ub, km
       taskloop_parts(n, sched == kSchedGrainsize, sched == kSchedNone ? 0 : grainsize, strict,
                      me->team ? me->team->nthreads : 1);
   const bool cancelled = cancellation_point(me, kCancelTaskgroup);
+  const bool tool = ompt::active();
+  if (tool) ompt::taskloop_slow(me, ompt_scope_begin, n, codeptr_ra, enter_frame);
   if (!nogroup) taskgroup_start(me);
   const kmp_task_dup_t dup = reinterpret_cast<kmp_task_dup_t>(task_dup);
   unsigned long long at = *lb;
@@ -72,9 +76,15 @@ void taskloop(void* pattern_task, int if_val, kmp_uint64* lb, kmp_uint64* ub, km
     *reinterpret_cast<kmp_uint64*>(base + ub_off) = at - static_cast<unsigned long long>(st);
     if (dup) dup(t, pattern, i == parts.ntasks - 1 ? 1 : 0);
     int priority = (ph->flags & kFlagPriority) ? pattern->data2.priority : 0;
-    task_hand_over(me, h->task, nullptr, 0, priority, if_val != 0);
+    HandOverTrace trace;
+    trace.codeptr_ra = codeptr_ra;
+    trace.taskloop_chunk = true;
+    trace.first = *reinterpret_cast<kmp_uint64*>(base + lb_off);
+    trace.count = count;
+    task_hand_over(me, h->task, nullptr, 0, priority, if_val != 0, trace);
   }
-  if (!nogroup) taskgroup_end(me);
+  if (!nogroup) taskgroup_end(me, codeptr_ra, enter_frame);
+  if (tool) ompt::taskloop_slow(me, ompt_scope_end, n, codeptr_ra, nullptr);
   // The pattern's privates were constructed; they are destroyed with it.
   if (ph->flags & kFlagDestructors) pattern->data1.destructors(me->gtid, pattern);
   task_discard(me, ph->task);
@@ -87,14 +97,16 @@ extern "C" {
 KITE_EXPORT void __kmpc_taskloop(ident_t*, kmp_int32, void* task, int if_val, kmp_uint64* lb,
                                  kmp_uint64* ub, kmp_int64 st, int nogroup, int sched,
                                  kmp_uint64 grainsize, void* task_dup) {
-  taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, false, task_dup);
+  taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, false, task_dup,
+           KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
 }
 
 // clang 15+: `modifier` is the strict modifier of grainsize / num_tasks.
 KITE_EXPORT void __kmpc_taskloop_5(ident_t*, kmp_int32, void* task, int if_val, kmp_uint64* lb,
                                    kmp_uint64* ub, kmp_int64 st, int nogroup, int sched,
                                    kmp_uint64 grainsize, int modifier, void* task_dup) {
-  taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier != 0, task_dup);
+  taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier != 0, task_dup,
+           KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
 }
 
 }  // extern "C"
