@@ -1,0 +1,144 @@
+// Feeds the rule engine of `kite check` hand-made event sequences: a correct
+// one must give no violation, each broken one exactly the rule it breaks.
+// This is how the checker is proven able to fail without a broken runtime.
+#include <check_rules.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+using kite_check::Engine;
+using kite_check::ThreadState;
+
+static int failures;
+
+static void expect(Engine &e, const char *rule, uint64_t n, int line) {
+  uint64_t got = rule ? e.violation_count(rule) : e.violation_count();
+  if (got != n) {
+    fprintf(stderr, "line %d: %s: %llu violations, expected %llu\n%s", line,
+            rule ? rule : "all", (unsigned long long)got, (unsigned long long)n,
+            e.report("unit").c_str());
+    ++failures;
+  }
+}
+#define EXPECT(e, rule, n) expect(e, rule, n, __LINE__)
+
+static const void *const code = (const void *)0x1234;
+
+int main() {
+  {  // A well-formed region with a barrier, a loop, a task and a lock.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, par{}, impl{}, task{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.parallel_begin(t, &par, 1, code);
+    e.implicit_task(t, ompt_scope_begin, &par, &impl, 1, 0, ompt_task_implicit);
+    e.work(t, ompt_work_loop_dynamic, ompt_scope_begin, &par, &impl, code);
+    e.dispatch(t, ompt_dispatch_ws_loop_chunk);
+    e.work(t, ompt_work_loop_dynamic, ompt_scope_end, &par, &impl, code);
+    e.task_create(t, &task, ompt_task_explicit, code);
+    e.sync_region(t, ompt_sync_region_barrier_explicit, ompt_scope_begin, &impl, code);
+    e.sync_region_wait(t, ompt_sync_region_barrier_explicit, ompt_scope_begin, code);
+    e.task_schedule(t, &impl, ompt_task_switch, &task);
+    e.mutex_acquire(t, ompt_mutex_lock, 42, code);
+    e.mutex_acquired(t, ompt_mutex_lock, 42, code);
+    e.mutex_released(t, ompt_mutex_lock, 42, code);
+    e.task_schedule(t, &task, ompt_task_complete, &impl);
+    e.sync_region_wait(t, ompt_sync_region_barrier_explicit, ompt_scope_end, code);
+    e.sync_region(t, ompt_sync_region_barrier_explicit, ompt_scope_end, &impl, code);
+    e.implicit_task(t, ompt_scope_end, nullptr, &impl, 0, 0, ompt_task_implicit);
+    e.parallel_end(t, &par, code);
+    e.thread_end(t, &thr);
+    e.finish();
+    EXPECT(e, nullptr, 0);
+  }
+  {  // parallel_end with another region's data, and one never begun.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, a{}, b{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.parallel_begin(t, &a, 2, code);
+    e.parallel_end(t, &b, code);
+    e.parallel_end(t, &a, code);
+    EXPECT(e, "parallel.id-consistency", 1);
+    EXPECT(e, "parallel.pairing", 1);
+  }
+  {  // A NULL codeptr_ra, an event before thread_begin, thread_end twice.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, par{};
+    e.parallel_begin(t, &par, 2, nullptr);
+    EXPECT(e, "codeptr.null.parallel_begin", 1);
+    EXPECT(e, "thread.event-outside-thread", 1);
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.thread_end(t, &thr);
+    e.thread_end(t, &thr);
+    EXPECT(e, "thread.pairing", 1);
+  }
+  {  // Implicit task index out of range; end with another task's data.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, par{}, x{}, y{};
+    e.thread_begin(t, ompt_thread_worker, &thr);
+    e.implicit_task(t, ompt_scope_begin, &par, &x, 2, 2, ompt_task_implicit);
+    EXPECT(e, "implicit_task.index", 1);
+    e.implicit_task(t, ompt_scope_end, nullptr, &y, 0, 2, ompt_task_implicit);
+    EXPECT(e, "implicit_task.pairing", 1);
+  }
+  {  // A wait outside its region, a region ended with the wrong kind.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, task{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.sync_region_wait(t, ompt_sync_region_taskwait, ompt_scope_begin, code);
+    EXPECT(e, "sync_region_wait.inside-region", 1);
+    e.sync_region(t, ompt_sync_region_taskwait, ompt_scope_begin, &task, code);
+    e.sync_region(t, ompt_sync_region_taskgroup, ompt_scope_end, &task, code);
+    EXPECT(e, "sync_region.nesting", 1);
+  }
+  {  // Mutex events out of order; a failed test lock is not one.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.mutex_acquire(t, ompt_mutex_test_lock, 7, code);
+    e.mutex_acquire(t, ompt_mutex_lock, 7, code);
+    e.mutex_acquired(t, ompt_mutex_lock, 7, code);
+    e.mutex_released(t, ompt_mutex_lock, 7, code);
+    EXPECT(e, "mutex.order", 0);
+    e.mutex_released(t, ompt_mutex_critical, 8, code);
+    e.mutex_acquired(t, ompt_mutex_critical, 9, code);
+    EXPECT(e, "mutex.order", 2);
+  }
+  {  // A task scheduled before it was created, and after it completed.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, impl{}, ghost{}, task{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.implicit_task(t, ompt_scope_begin, nullptr, &impl, 1, 1, ompt_task_initial);
+    ghost.value = 999;
+    e.task_schedule(t, &impl, ompt_task_switch, &ghost);
+    EXPECT(e, "task.lifecycle", 1);
+    e.task_create(t, &task, ompt_task_explicit, code);
+    e.task_schedule(t, &impl, ompt_task_switch, &task);
+    e.task_schedule(t, &task, ompt_task_complete, &impl);
+    e.task_schedule(t, &impl, ompt_task_switch, &task);
+    EXPECT(e, "task.lifecycle", 2);
+  }
+  {  // Work regions that do not pair, a dispatch outside any.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, impl{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.dispatch(t, ompt_dispatch_ws_loop_chunk);
+    EXPECT(e, "dispatch.inside-work", 1);
+    e.work(t, ompt_work_sections, ompt_scope_begin, nullptr, &impl, code);
+    e.work(t, ompt_work_loop, ompt_scope_end, nullptr, &impl, code);
+    EXPECT(e, "work.pairing", 1);
+    e.work(t, ompt_work_loop, ompt_scope_begin, nullptr, &impl, code);
+    e.finish();
+    EXPECT(e, "finalize.open-work", 1);
+  }
+  if (failures) return 1;
+  puts("rules_test: all sequences judged as expected");
+  return 0;
+}

@@ -1,0 +1,149 @@
+// The rule engine of `kite check`: it is fed OMPT events (already decoded
+// into plain arguments) together with the state of the thread that saw them,
+// and records every departure from the event order OpenMP 5.2 ch. 19
+// promises. It knows nothing of how events arrive, so a test can feed it a
+// hand-made sequence (tests/tools/unit/) and the OMPT glue
+// (kite_check.cpp) stays a thin translation.
+#pragma once
+
+#include <omp-tools.h>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kite_check {
+
+constexpr int kMaxCallback = 40;  // above the largest ompt_callbacks_t value
+
+struct ParallelRec {
+  ompt_data_t *parallel_data;
+  const void *codeptr;
+};
+struct ImplicitRec {
+  ompt_data_t *parallel_data;
+  ompt_data_t *task_data;
+  unsigned index, parallelism;
+  int flags;
+};
+struct SyncRec {
+  int kind;
+  ompt_data_t *task_data;
+  bool waiting;
+  const void *codeptr;
+};
+struct WorkRec {
+  int type;
+  ompt_data_t *task_data;
+  const void *codeptr;
+};
+enum class MutexState { acquiring, held };
+struct MutexRec {
+  int family;  // the lock kind with test_* folded into its plain kind
+  ompt_wait_id_t wait_id;
+  MutexState state;
+  bool test;  // a test routine may give up after mutex_acquire
+  int levels;
+  const void *codeptr;
+};
+
+// Everything the engine knows about one thread. Only that thread touches it
+// while events flow; the counters are atomics so the report may read them
+// while late threads still run.
+struct ThreadState {
+  int number = 0;
+  bool begun = false, ended = false;
+  ompt_data_t *thread_data = nullptr;
+  std::atomic<uint64_t> counts[kMaxCallback] = {};
+  std::vector<ParallelRec> parallels;
+  std::vector<ImplicitRec> implicits;
+  std::vector<SyncRec> syncs;
+  std::vector<WorkRec> works;
+  std::vector<MutexRec> mutexes;
+};
+
+// The runtime's inquiry entry points, any of which may be absent (a unit
+// test passes none): the engine compares their answers with the callbacks'.
+struct Inquiry {
+  ompt_get_thread_data_t get_thread_data = nullptr;
+  ompt_get_parallel_info_t get_parallel_info = nullptr;
+  ompt_get_task_info_t get_task_info = nullptr;
+};
+
+class Engine {
+ public:
+  explicit Engine(Inquiry inquiry = Inquiry()) : inquiry_(inquiry) {}
+
+  // One record per thread, kept for the whole run (the report reads them).
+  ThreadState *new_thread();
+
+  void thread_begin(ThreadState &t, ompt_thread_t type, ompt_data_t *thread_data);
+  void thread_end(ThreadState &t, ompt_data_t *thread_data);
+  void parallel_begin(ThreadState &t, ompt_data_t *parallel_data, unsigned requested,
+                      const void *codeptr);
+  void parallel_end(ThreadState &t, ompt_data_t *parallel_data, const void *codeptr);
+  void implicit_task(ThreadState &t, ompt_scope_endpoint_t endpoint,
+                     ompt_data_t *parallel_data, ompt_data_t *task_data,
+                     unsigned parallelism, unsigned index, int flags);
+  void sync_region(ThreadState &t, int kind, ompt_scope_endpoint_t endpoint,
+                   ompt_data_t *task_data, const void *codeptr);
+  void sync_region_wait(ThreadState &t, int kind, ompt_scope_endpoint_t endpoint,
+                        const void *codeptr);
+  void mutex_acquire(ThreadState &t, int kind, ompt_wait_id_t wait_id, const void *codeptr);
+  void mutex_acquired(ThreadState &t, int kind, ompt_wait_id_t wait_id, const void *codeptr);
+  void mutex_released(ThreadState &t, int kind, ompt_wait_id_t wait_id, const void *codeptr);
+  void nest_lock(ThreadState &t, ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id);
+  void task_create(ThreadState &t, ompt_data_t *new_task_data, int flags, const void *codeptr);
+  void task_schedule(ThreadState &t, ompt_data_t *prior, int prior_status, ompt_data_t *next);
+  void task_discarded(ThreadState &t, ompt_data_t *task_data);
+  void work(ThreadState &t, int type, ompt_scope_endpoint_t endpoint,
+            ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr);
+  void dispatch(ThreadState &t, int kind);
+
+  // End-of-run checks: what is still open when the tool is finalized.
+  void finish();
+
+  // The report (see docs/kite-check.md for its layout).
+  std::string report(const std::string &runtime);
+  uint64_t violation_count();
+  uint64_t violation_count(const std::string &rule);
+
+  // Records one violation of `rule`; the first one's text is kept.
+  void violation(const ThreadState &t, const char *rule, const char *event, const char *fmt,
+                 ...) __attribute__((format(printf, 5, 6)));
+
+ private:
+  enum class TaskState { created, running, suspended, detached, done };
+  struct Rule {
+    uint64_t count = 0;
+    std::string example;
+  };
+
+  void need_begun(ThreadState &t, const char *event);
+  void check_codeptr(ThreadState &t, const char *event, const void *codeptr);
+  void check_thread_data(ThreadState &t, const char *event);
+  uint64_t task_id(ompt_data_t *d) const { return d ? d->value : 0; }
+
+  Inquiry inquiry_;
+  std::mutex threads_lock_;
+  std::vector<ThreadState *> threads_;
+  std::mutex rules_lock_;
+  std::map<std::string, Rule> rules_;
+  // Explicit tasks, by the id the tool stores in their task_data. Shared:
+  // a task may be created on one thread and run on another.
+  std::mutex tasks_lock_;
+  std::unordered_map<uint64_t, TaskState> tasks_;
+  std::atomic<uint64_t> next_id_{1};
+};
+
+// Tool-assigned ids: implicit (and initial) tasks carry this bit so a
+// task_schedule naming them is not taken for an unknown explicit task.
+constexpr uint64_t kImplicitBit = uint64_t(1) << 62;
+
+const char *callback_name(int cb);
+
+}  // namespace kite_check

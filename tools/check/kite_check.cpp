@@ -1,0 +1,189 @@
+// libkite-check.so: the OMPT tool behind `kite check`. It registers every
+// host callback the runtime accepts, hands each event to the rule engine
+// (check_rules.h) with the calling thread's state, and prints the report
+// when the runtime finalizes the tool. Only the public OMPT interface is
+// used, so the same library checks Kite and LLVM's libomp.
+#include <omp-tools.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "check_rules.h"
+
+namespace kite_check {
+namespace {
+
+// Never destroyed: the runtime may deliver events (and finalize) after this
+// library's static destructors would have run.
+Engine *engine;
+std::string *runtime_name;
+std::atomic<bool> reported{false};
+thread_local ThreadState *self;
+
+ThreadState &me(int cb) {
+  ThreadState *t = self;
+  if (!t) self = t = engine->new_thread();
+  t->counts[cb].fetch_add(1, std::memory_order_relaxed);
+  return *t;
+}
+
+void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
+  engine->thread_begin(me(ompt_callback_thread_begin), type, thread_data);
+}
+void on_thread_end(ompt_data_t *thread_data) {
+  engine->thread_end(me(ompt_callback_thread_end), thread_data);
+}
+void on_parallel_begin(ompt_data_t *, const ompt_frame_t *, ompt_data_t *parallel_data,
+                       unsigned requested, int, const void *codeptr) {
+  engine->parallel_begin(me(ompt_callback_parallel_begin), parallel_data, requested, codeptr);
+}
+void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *, int, const void *codeptr) {
+  engine->parallel_end(me(ompt_callback_parallel_end), parallel_data, codeptr);
+}
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                      ompt_data_t *task_data, unsigned parallelism, unsigned index, int flags) {
+  engine->implicit_task(me(ompt_callback_implicit_task), endpoint, parallel_data, task_data,
+                        parallelism, index, flags);
+}
+void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *,
+                    ompt_data_t *task_data, const void *codeptr) {
+  engine->sync_region(me(ompt_callback_sync_region), kind, endpoint, task_data, codeptr);
+}
+void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                         ompt_data_t *, ompt_data_t *, const void *codeptr) {
+  engine->sync_region_wait(me(ompt_callback_sync_region_wait), kind, endpoint, codeptr);
+}
+void on_reduction(ompt_sync_region_t, ompt_scope_endpoint_t, ompt_data_t *, ompt_data_t *,
+                  const void *) {
+  me(ompt_callback_reduction);
+}
+void on_mutex_acquire(ompt_mutex_t kind, unsigned, unsigned, ompt_wait_id_t wait_id,
+                      const void *codeptr) {
+  engine->mutex_acquire(me(ompt_callback_mutex_acquire), kind, wait_id, codeptr);
+}
+void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr) {
+  engine->mutex_acquired(me(ompt_callback_mutex_acquired), kind, wait_id, codeptr);
+}
+void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr) {
+  engine->mutex_released(me(ompt_callback_mutex_released), kind, wait_id, codeptr);
+}
+void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void *) {
+  engine->nest_lock(me(ompt_callback_nest_lock), endpoint, wait_id);
+}
+void on_lock_init(ompt_mutex_t, unsigned, unsigned, ompt_wait_id_t, const void *) {
+  me(ompt_callback_lock_init);
+}
+void on_lock_destroy(ompt_mutex_t, ompt_wait_id_t, const void *) {
+  me(ompt_callback_lock_destroy);
+}
+void on_task_create(ompt_data_t *, const ompt_frame_t *, ompt_data_t *new_task_data, int flags,
+                    int, const void *codeptr) {
+  engine->task_create(me(ompt_callback_task_create), new_task_data, flags, codeptr);
+}
+void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
+  engine->task_schedule(me(ompt_callback_task_schedule), prior, status, next);
+}
+void on_dependences(ompt_data_t *, const ompt_dependence_t *, int) {
+  me(ompt_callback_dependences);
+}
+void on_task_dependence(ompt_data_t *, ompt_data_t *) { me(ompt_callback_task_dependence); }
+void on_cancel(ompt_data_t *task_data, int flags, const void *) {
+  ThreadState &t = me(ompt_callback_cancel);
+  if (flags & ompt_cancel_discarded_task) engine->task_discarded(t, task_data);
+}
+void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+             ompt_data_t *task_data, uint64_t, const void *codeptr) {
+  engine->work(me(ompt_callback_work), type, endpoint, parallel_data, task_data, codeptr);
+}
+void on_dispatch(ompt_data_t *, ompt_data_t *, ompt_dispatch_t kind, ompt_data_t) {
+  engine->dispatch(me(ompt_callback_dispatch), kind);
+}
+void on_masked(ompt_scope_endpoint_t, ompt_data_t *, ompt_data_t *, const void *) {
+  me(ompt_callback_masked);
+}
+void on_flush(ompt_data_t *, const void *) { me(ompt_callback_flush); }
+int on_control_tool(uint64_t, uint64_t, void *, const void *) {
+  me(ompt_callback_control_tool);
+  return 0;
+}
+void on_error(ompt_severity_t, const char *, size_t, const void *) { me(ompt_callback_error); }
+
+void write_report() {
+  if (reported.exchange(true)) return;
+  engine->finish();
+  std::string text = engine->report(*runtime_name);
+  const char *path = getenv("KITE_CHECK_OUTPUT");
+  FILE *f = path && *path ? fopen(path, "w") : nullptr;
+  if (path && *path && !f) fprintf(stderr, "kite check: cannot write %s, using stderr\n", path);
+  fputs(text.c_str(), f ? f : stderr);
+  if (f) fclose(f);
+}
+
+int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
+  auto set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+  if (!set_callback) return 0;
+  Inquiry inq;
+  inq.get_thread_data = (ompt_get_thread_data_t)lookup("ompt_get_thread_data");
+  inq.get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
+  inq.get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
+  engine = new Engine(inq);
+#define KITE_CHECK_REGISTER(event, fn) set_callback(event, (ompt_callback_t)(fn))
+  KITE_CHECK_REGISTER(ompt_callback_thread_begin, on_thread_begin);
+  KITE_CHECK_REGISTER(ompt_callback_thread_end, on_thread_end);
+  KITE_CHECK_REGISTER(ompt_callback_parallel_begin, on_parallel_begin);
+  KITE_CHECK_REGISTER(ompt_callback_parallel_end, on_parallel_end);
+  KITE_CHECK_REGISTER(ompt_callback_implicit_task, on_implicit_task);
+  KITE_CHECK_REGISTER(ompt_callback_sync_region, on_sync_region);
+  KITE_CHECK_REGISTER(ompt_callback_sync_region_wait, on_sync_region_wait);
+  KITE_CHECK_REGISTER(ompt_callback_reduction, on_reduction);
+  KITE_CHECK_REGISTER(ompt_callback_mutex_acquire, on_mutex_acquire);
+  KITE_CHECK_REGISTER(ompt_callback_mutex_acquired, on_mutex_acquired);
+  KITE_CHECK_REGISTER(ompt_callback_mutex_released, on_mutex_released);
+  KITE_CHECK_REGISTER(ompt_callback_nest_lock, on_nest_lock);
+  KITE_CHECK_REGISTER(ompt_callback_lock_init, on_lock_init);
+  KITE_CHECK_REGISTER(ompt_callback_lock_destroy, on_lock_destroy);
+  KITE_CHECK_REGISTER(ompt_callback_task_create, on_task_create);
+  KITE_CHECK_REGISTER(ompt_callback_task_schedule, on_task_schedule);
+  KITE_CHECK_REGISTER(ompt_callback_dependences, on_dependences);
+  KITE_CHECK_REGISTER(ompt_callback_task_dependence, on_task_dependence);
+  KITE_CHECK_REGISTER(ompt_callback_cancel, on_cancel);
+  KITE_CHECK_REGISTER(ompt_callback_work, on_work);
+  KITE_CHECK_REGISTER(ompt_callback_dispatch, on_dispatch);
+  KITE_CHECK_REGISTER(ompt_callback_masked, on_masked);
+  KITE_CHECK_REGISTER(ompt_callback_flush, on_flush);
+  KITE_CHECK_REGISTER(ompt_callback_control_tool, on_control_tool);
+  KITE_CHECK_REGISTER(ompt_callback_error, on_error);
+#undef KITE_CHECK_REGISTER
+  return 1;
+}
+
+void finalize(ompt_data_t *) { write_report(); }
+
+// A runtime that never calls the finalizer still gets a report, marked so.
+__attribute__((destructor)) void report_at_unload() {
+  if (!engine || reported.load()) return;
+  ThreadState none;
+  none.number = -1;
+  engine->violation(none, "finalize.not-called", "unload",
+                    "the runtime had not called the tool's finalizer when the tool was "
+                    "unloaded");
+  write_report();
+}
+
+}  // namespace
+}  // namespace kite_check
+
+extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(
+    unsigned int omp_version, const char *runtime_version) {
+  static ompt_start_tool_result_t result;
+  result.initialize = kite_check::initialize;
+  result.finalize = kite_check::finalize;
+  result.tool_data.value = 0;
+  char buf[64];
+  snprintf(buf, sizeof buf, " (omp_version %u)", omp_version);
+  kite_check::runtime_name =
+      new std::string(std::string(runtime_version ? runtime_version : "?") + buf);
+  return &result;
+}
