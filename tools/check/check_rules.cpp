@@ -101,7 +101,7 @@ void Engine::parallel_begin(ThreadState &t, ompt_data_t *parallel_data, unsigned
     return;
   }
   parallel_data->value = next_id_++;
-  t.parallels.push_back({parallel_data, codeptr});
+  t.parallels.push_back({parallel_data, parallel_data->value, codeptr});
 }
 
 void Engine::parallel_end(ThreadState &t, ompt_data_t *parallel_data, const void *codeptr) {
@@ -116,13 +116,20 @@ void Engine::parallel_end(ThreadState &t, ompt_data_t *parallel_data, const void
   }
   ParallelRec top = t.parallels.back();
   t.parallels.pop_back();
-  if (top.parallel_data != parallel_data)
+  uint64_t id = parallel_data ? parallel_data->value : 0;
+  if (id != top.id)
     violation(t, "parallel.id-consistency", "parallel_end",
               "parallel_data=%p (id %llu), the innermost open region began with %p (id %llu) "
               "codeptr=%p",
-              (void *)parallel_data,
-              (unsigned long long)(parallel_data ? parallel_data->value : 0),
-              (void *)top.parallel_data, (unsigned long long)top.parallel_data->value, codeptr);
+              (void *)parallel_data, (unsigned long long)id, (void *)top.parallel_data,
+              (unsigned long long)top.id, codeptr);
+  else if (top.parallel_data != parallel_data)
+    // The same id through another object: a tool that keeps the pointer
+    // (not the value) would lose the region.
+    violation(t, "parallel.data-pointer-changed", "parallel_end",
+              "parallel_data=%p at end, %p at begin (same id %llu) codeptr=%p",
+              (void *)parallel_data, (void *)top.parallel_data, (unsigned long long)id,
+              codeptr);
 }
 
 void Engine::implicit_task(ThreadState &t, ompt_scope_endpoint_t endpoint,
@@ -137,7 +144,8 @@ void Engine::implicit_task(ThreadState &t, ompt_scope_endpoint_t endpoint,
                 "index=%u outside [0, %u) parallel_data=%p (id %llu)", index, parallelism,
                 (void *)parallel_data,
                 (unsigned long long)(parallel_data ? parallel_data->value : 0));
-    t.implicits.push_back({parallel_data, task_data, index, parallelism, flags});
+    t.implicits.push_back(
+        {parallel_data, task_data, task_id(task_data), index, parallelism, flags});
     check_thread_data(t, "implicit_task");
     if (!initial && inquiry_.get_parallel_info) {
       ompt_data_t *pd = nullptr;
@@ -169,13 +177,19 @@ void Engine::implicit_task(ThreadState &t, ompt_scope_endpoint_t endpoint,
   ImplicitRec top = t.implicits.back();
   t.implicits.pop_back();
   // 5.2 lets the end event pass NULL parallel_data; when given it must match.
-  if (top.task_data != task_data ||
+  if (task_id(task_data) != top.task_id ||
       (parallel_data && parallel_data != top.parallel_data))
     violation(t, "implicit_task.pairing", "implicit_task",
-              "end with parallel_data=%p task_data=%p, begun with parallel_data=%p "
-              "task_data=%p index=%u",
-              (void *)parallel_data, (void *)task_data, (void *)top.parallel_data,
-              (void *)top.task_data, top.index);
+              "end with parallel_data=%p task_data=%p (id %#llx), begun with "
+              "parallel_data=%p task_data=%p (id %#llx) index=%u",
+              (void *)parallel_data, (void *)task_data,
+              (unsigned long long)task_id(task_data), (void *)top.parallel_data,
+              (void *)top.task_data, (unsigned long long)top.task_id, top.index);
+  else if (task_data != top.task_data)
+    violation(t, "implicit_task.data-pointer-changed", "implicit_task",
+              "end with task_data=%p, begun with %p (same id %#llx) index=%u",
+              (void *)task_data, (void *)top.task_data, (unsigned long long)top.task_id,
+              top.index);
 }
 
 // ---- synchronization regions -------------------------------------------------
@@ -256,8 +270,8 @@ void Engine::mutex_acquire(ThreadState &t, int kind, ompt_wait_id_t wait_id,
     // A test routine that failed leaves its acquire without an acquired.
     if (!m->test)
       violation(t, "mutex.order", "mutex_acquire",
-                "kind=%d wait_id=%llu: a second mutex_acquire before mutex_acquired "
-                "codeptr=%p",
+                "kind=%d wait_id=%llu: a second mutex_acquire before mutex_acquired (a "
+                "failed test routine reported with a non-test kind looks so) codeptr=%p",
                 kind, (unsigned long long)wait_id, codeptr);
     m->test = test;
     m->codeptr = codeptr;

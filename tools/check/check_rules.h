@@ -22,11 +22,13 @@ constexpr int kMaxCallback = 40;  // above the largest ompt_callbacks_t value
 
 struct ParallelRec {
   ompt_data_t *parallel_data;
+  uint64_t id;
   const void *codeptr;
 };
 struct ImplicitRec {
   ompt_data_t *parallel_data;
   ompt_data_t *task_data;
+  uint64_t task_id;
   unsigned index, parallelism;
   int flags;
 };

@@ -5,6 +5,7 @@
 // used, so the same library checks Kite and LLVM's libomp.
 #include <omp-tools.h>
 
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,20 @@ Engine *engine;
 std::string *runtime_name;
 std::atomic<bool> reported{false};
 thread_local ThreadState *self;
+bool tracing;  // KITE_CHECK_TRACE=1: every checked event on stderr, as it comes
+
+__attribute__((format(printf, 2, 3))) void trace(const ThreadState &t, const char *fmt, ...) {
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "kite check trace: thread=%d %s\n", t.number, line);
+}
+#define KITE_CHECK_TRACE(t, ...) \
+  do {                           \
+    if (tracing) trace(t, __VA_ARGS__); \
+  } while (0)
 
 ThreadState &me(int cb) {
   ThreadState *t = self;
@@ -37,23 +52,33 @@ void on_thread_end(ompt_data_t *thread_data) {
 }
 void on_parallel_begin(ompt_data_t *, const ompt_frame_t *, ompt_data_t *parallel_data,
                        unsigned requested, int, const void *codeptr) {
-  engine->parallel_begin(me(ompt_callback_parallel_begin), parallel_data, requested, codeptr);
+  ThreadState &t = me(ompt_callback_parallel_begin);
+  KITE_CHECK_TRACE(t, "parallel_begin pd=%p codeptr=%p", (void *)parallel_data, codeptr);
+  engine->parallel_begin(t, parallel_data, requested, codeptr);
 }
 void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *, int, const void *codeptr) {
-  engine->parallel_end(me(ompt_callback_parallel_end), parallel_data, codeptr);
+  ThreadState &t = me(ompt_callback_parallel_end);
+  KITE_CHECK_TRACE(t, "parallel_end pd=%p codeptr=%p", (void *)parallel_data, codeptr);
+  engine->parallel_end(t, parallel_data, codeptr);
 }
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
                       ompt_data_t *task_data, unsigned parallelism, unsigned index, int flags) {
-  engine->implicit_task(me(ompt_callback_implicit_task), endpoint, parallel_data, task_data,
-                        parallelism, index, flags);
+  ThreadState &t = me(ompt_callback_implicit_task);
+  KITE_CHECK_TRACE(t, "implicit_task %d pd=%p td=%p n=%u index=%u flags=%#x", endpoint,
+                   (void *)parallel_data, (void *)task_data, parallelism, index, flags);
+  engine->implicit_task(t, endpoint, parallel_data, task_data, parallelism, index, flags);
 }
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *,
                     ompt_data_t *task_data, const void *codeptr) {
-  engine->sync_region(me(ompt_callback_sync_region), kind, endpoint, task_data, codeptr);
+  ThreadState &t = me(ompt_callback_sync_region);
+  KITE_CHECK_TRACE(t, "sync_region kind=%d %d codeptr=%p", kind, endpoint, codeptr);
+  engine->sync_region(t, kind, endpoint, task_data, codeptr);
 }
 void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                          ompt_data_t *, ompt_data_t *, const void *codeptr) {
-  engine->sync_region_wait(me(ompt_callback_sync_region_wait), kind, endpoint, codeptr);
+  ThreadState &t = me(ompt_callback_sync_region_wait);
+  KITE_CHECK_TRACE(t, "sync_region_wait kind=%d %d codeptr=%p", kind, endpoint, codeptr);
+  engine->sync_region_wait(t, kind, endpoint, codeptr);
 }
 void on_reduction(ompt_sync_region_t, ompt_scope_endpoint_t, ompt_data_t *, ompt_data_t *,
                   const void *) {
@@ -61,16 +86,27 @@ void on_reduction(ompt_sync_region_t, ompt_scope_endpoint_t, ompt_data_t *, ompt
 }
 void on_mutex_acquire(ompt_mutex_t kind, unsigned, unsigned, ompt_wait_id_t wait_id,
                       const void *codeptr) {
-  engine->mutex_acquire(me(ompt_callback_mutex_acquire), kind, wait_id, codeptr);
+  ThreadState &t = me(ompt_callback_mutex_acquire);
+  KITE_CHECK_TRACE(t, "mutex_acquire kind=%d wait_id=%#llx codeptr=%p", kind,
+                   (unsigned long long)wait_id, codeptr);
+  engine->mutex_acquire(t, kind, wait_id, codeptr);
 }
 void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr) {
-  engine->mutex_acquired(me(ompt_callback_mutex_acquired), kind, wait_id, codeptr);
+  ThreadState &t = me(ompt_callback_mutex_acquired);
+  KITE_CHECK_TRACE(t, "mutex_acquired kind=%d wait_id=%#llx codeptr=%p", kind,
+                   (unsigned long long)wait_id, codeptr);
+  engine->mutex_acquired(t, kind, wait_id, codeptr);
 }
 void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr) {
-  engine->mutex_released(me(ompt_callback_mutex_released), kind, wait_id, codeptr);
+  ThreadState &t = me(ompt_callback_mutex_released);
+  KITE_CHECK_TRACE(t, "mutex_released kind=%d wait_id=%#llx codeptr=%p", kind,
+                   (unsigned long long)wait_id, codeptr);
+  engine->mutex_released(t, kind, wait_id, codeptr);
 }
 void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void *) {
-  engine->nest_lock(me(ompt_callback_nest_lock), endpoint, wait_id);
+  ThreadState &t = me(ompt_callback_nest_lock);
+  KITE_CHECK_TRACE(t, "nest_lock %d wait_id=%#llx", endpoint, (unsigned long long)wait_id);
+  engine->nest_lock(t, endpoint, wait_id);
 }
 void on_lock_init(ompt_mutex_t, unsigned, unsigned, ompt_wait_id_t, const void *) {
   me(ompt_callback_lock_init);
@@ -80,10 +116,16 @@ void on_lock_destroy(ompt_mutex_t, ompt_wait_id_t, const void *) {
 }
 void on_task_create(ompt_data_t *, const ompt_frame_t *, ompt_data_t *new_task_data, int flags,
                     int, const void *codeptr) {
-  engine->task_create(me(ompt_callback_task_create), new_task_data, flags, codeptr);
+  ThreadState &t = me(ompt_callback_task_create);
+  KITE_CHECK_TRACE(t, "task_create td=%p flags=%#x codeptr=%p", (void *)new_task_data, flags,
+                   codeptr);
+  engine->task_create(t, new_task_data, flags, codeptr);
 }
 void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
-  engine->task_schedule(me(ompt_callback_task_schedule), prior, status, next);
+  ThreadState &t = me(ompt_callback_task_schedule);
+  KITE_CHECK_TRACE(t, "task_schedule prior=%p status=%d next=%p", (void *)prior, status,
+                   (void *)next);
+  engine->task_schedule(t, prior, status, next);
 }
 void on_dependences(ompt_data_t *, const ompt_dependence_t *, int) {
   me(ompt_callback_dependences);
@@ -95,10 +137,15 @@ void on_cancel(ompt_data_t *task_data, int flags, const void *) {
 }
 void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
              ompt_data_t *task_data, uint64_t, const void *codeptr) {
-  engine->work(me(ompt_callback_work), type, endpoint, parallel_data, task_data, codeptr);
+  ThreadState &t = me(ompt_callback_work);
+  KITE_CHECK_TRACE(t, "work type=%d %d td=%p codeptr=%p", type, endpoint, (void *)task_data,
+                   codeptr);
+  engine->work(t, type, endpoint, parallel_data, task_data, codeptr);
 }
 void on_dispatch(ompt_data_t *, ompt_data_t *, ompt_dispatch_t kind, ompt_data_t) {
-  engine->dispatch(me(ompt_callback_dispatch), kind);
+  ThreadState &t = me(ompt_callback_dispatch);
+  KITE_CHECK_TRACE(t, "dispatch kind=%d", kind);
+  engine->dispatch(t, kind);
 }
 void on_masked(ompt_scope_endpoint_t, ompt_data_t *, ompt_data_t *, const void *) {
   me(ompt_callback_masked);
@@ -129,6 +176,8 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
   inq.get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
   inq.get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
   engine = new Engine(inq);
+  const char *tr = getenv("KITE_CHECK_TRACE");
+  tracing = tr && *tr && strcmp(tr, "0") != 0;
 #define KITE_CHECK_REGISTER(event, fn) set_callback(event, (ompt_callback_t)(fn))
   KITE_CHECK_REGISTER(ompt_callback_thread_begin, on_thread_begin);
   KITE_CHECK_REGISTER(ompt_callback_thread_end, on_thread_end);

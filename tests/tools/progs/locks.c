@@ -4,7 +4,8 @@
 int main(void) {
   omp_lock_t l;
   omp_nest_lock_t nl;
-  int count = 0, tested = 0;
+  /* One counter per construct: different mutexes do not exclude each other. */
+  int c_lock = 0, c_nest = 0, c_crit = 0, c_named = 0, c_atomic = 0, tested = 0;
   long ord = 0;
   omp_init_lock(&l);
   omp_init_nest_lock(&nl);
@@ -12,7 +13,7 @@ int main(void) {
   {
     for (int i = 0; i < 20; ++i) {
       omp_set_lock(&l);
-      ++count;
+      ++c_lock;
       omp_unset_lock(&l);
       if (omp_test_lock(&l)) {
         ++tested;
@@ -20,15 +21,15 @@ int main(void) {
       }
       omp_set_nest_lock(&nl);
       omp_set_nest_lock(&nl);
-      ++count;
+      ++c_nest;
       omp_unset_nest_lock(&nl);
       omp_unset_nest_lock(&nl);
 #pragma omp critical
-      ++count;
+      ++c_crit;
 #pragma omp critical(named)
-      ++count;
+      ++c_named;
 #pragma omp atomic
-      ++count;
+      ++c_atomic;
     }
 #pragma omp for ordered schedule(dynamic)
     for (int i = 0; i < 16; ++i) {
@@ -38,5 +39,8 @@ int main(void) {
   }
   omp_destroy_lock(&l);
   omp_destroy_nest_lock(&nl);
-  return count == 5 * 20 * omp_get_max_threads() && tested > 0 && ord == 0x5555 ? 0 : 1;
+  int n = 20 * omp_get_max_threads();
+  int ok = c_lock == n && c_nest == n && c_crit == n && c_named == n && c_atomic == n &&
+           tested <= n && ord == 0x5555;
+  return ok ? 0 : 1;
 }
