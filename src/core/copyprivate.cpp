@@ -3,13 +3,16 @@
 // reused while anyone still reads it.
 #include "copyprivate.h"
 
+#include "loop.h"
+
 namespace kite {
 
-void* copyprivate_broadcast(Thread* self, void* data, bool source) {
+void* copyprivate_broadcast(Thread* self, void* data, bool source, const void* codeptr_ra,
+                            void* enter_frame) {
   Team* team = self->team;
   if (!team || team->nthreads == 1) return data;
   if (source) team->reduction_data = data;
-  team_barrier(self);
+  workshare_barrier(self, codeptr_ra, enter_frame);
   return team->reduction_data;
 }
 

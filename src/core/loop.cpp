@@ -381,6 +381,27 @@ bool loop_end_cancel(Thread* self, const void* codeptr_ra, void* enter_frame) {
   return team_barrier_cancellable(self);
 }
 
+void workshare_barrier(Thread* self, const void* codeptr_ra, void* enter_frame) {
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+    team_barrier(self);
+    ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    return;
+  }
+  team_barrier(self);
+}
+
+bool workshare_barrier_cancellable(Thread* self, const void* codeptr_ra, void* enter_frame) {
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+    bool cancelled = team_barrier_cancellable(self);
+    ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    if (cancelled) ompt::cancel_slow(self, kCancelParallel, ompt_cancel_detected, codeptr_ra);
+    return cancelled;
+  }
+  return team_barrier_cancellable(self);
+}
+
 // --- ordered ------------------------------------------------------------------
 
 namespace {

@@ -96,8 +96,18 @@ unsigned sections_start(Thread* self, unsigned count, uintptr_t* reductions, voi
 unsigned sections_next(Thread* self);
 // sections end == loop_end / loop_end_nowait / loop_end_cancel.
 
-// Single: true on the one thread that executes the block.
-bool single_start(Thread* self, const void* codeptr_ra = nullptr);
+// Single: true on the one thread that executes the block. executor_ends:
+// the ABI reports the block's end (single_end), so tools see the executor's
+// construct as well (work single_executor).
+bool single_start(Thread* self, const void* codeptr_ra = nullptr, bool executor_ends = false);
+void single_end(Thread* self);
+
+// The implicit barrier of a worksharing construct made by its own ABI call
+// after the construct ended (the LLVM ABI's __kmpc_barrier with an
+// implicit-barrier location): a team barrier that tools see as
+// barrier_implicit_workshare. codeptr_ra / enter_frame: that call's.
+void workshare_barrier(Thread* self, const void* codeptr_ra, void* enter_frame);
+bool workshare_barrier_cancellable(Thread* self, const void* codeptr_ra, void* enter_frame);
 // Single with copyprivate: null on the executing thread, which later calls
 // single_copy_end(data); the others get that data.
 void* single_copy_start(Thread* self, const void* codeptr_ra = nullptr,

@@ -9,18 +9,29 @@ namespace kite {
 // Tools: a thread that skips a single construct begins and ends it here
 // (single_other). The executor's end is not reported: gcc makes no runtime
 // call where the block ends (nor at its barrier, a plain GOMP_barrier).
-bool single_start(Thread* self, const void* codeptr_ra) {
-  if (construct_nthreads(self) == 1) return true;
+bool single_start(Thread* self, const void* codeptr_ra, bool executor_ends) {
+  if (construct_nthreads(self) == 1) {
+    if (executor_ends) ompt::on_work_begin(self, ompt_work_single_executor, 1, codeptr_ra);
+    return true;
+  }
   bool first;
   WorkShare* ws = construct_enter(self, &first);
   if (first) ws_publish(ws);
   // Nothing to share: leave at once so that nowait singles can run ahead.
   construct_leave(self, ws);
-  if (KITE_UNLIKELY(ompt::active()) && !first) {
-    ompt::work_begin_slow(self, ompt_work_single_other, 1, codeptr_ra);
-    ompt::work_end_slow(self);
+  if (KITE_UNLIKELY(ompt::active())) {
+    if (!first) {
+      ompt::work_begin_slow(self, ompt_work_single_other, 1, codeptr_ra);
+      ompt::work_end_slow(self);
+    } else if (executor_ends) {
+      ompt::work_begin_slow(self, ompt_work_single_executor, 1, codeptr_ra);
+    }
   }
   return first;
+}
+
+void single_end(Thread* self) {
+  if (KITE_UNLIKELY(ompt::active())) ompt::work_end_slow(self);
 }
 
 // With copyprivate the whole construct is seen: the executor from

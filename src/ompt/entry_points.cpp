@@ -40,17 +40,26 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_error:
     case ompt_callback_control_tool:
       return ompt_set_always;
-    // Explicit tasks of gcc programs (GOMP_task, taskloop, taskwait with
-    // depend), yes; tasks of the LLVM ABI (__kmpc_omp_task*), not yet.
+    // Explicit tasks of both ABIs; sometimes, because a clang if(0) task
+    // with depend clauses waits through __kmpc_omp_wait_deps before the
+    // task is handed over, so its dependences are reported on a taskwait
+    // task rather than on the task itself.
     case ompt_callback_task_create:
     case ompt_callback_task_schedule:
     case ompt_callback_dependences:
     case ompt_callback_task_dependence:
     // Loops that call the runtime (dynamic, guided, runtime, ordered,
-    // combined forms), sections, taskloop; gcc 12 runs static loops and
-    // single without telling the runtime where they begin or end.
+    // combined forms), sections, taskloop; every loop, sections and single
+    // of clang programs; gcc 12 runs static loops and single without
+    // telling the runtime where they begin or end.
     case ompt_callback_work:
     case ompt_callback_dispatch:
+    // clang programs call __kmpc_masked/master, __kmpc_flush and
+    // __kmpc_reduce*; gcc 12 inlines masked and flush and combines
+    // reductions itself, with no runtime call to report.
+    case ompt_callback_masked:
+    case ompt_callback_flush:
+    case ompt_callback_reduction:
     // Cancel constructs, cancellation points, cancelled loop/sections
     // barriers and discarded tasks (gcc); not GOMP_barrier_cancel's
     // detection, nor the LLVM ABI's.
@@ -61,8 +70,10 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_parallel_begin:
     case ompt_callback_parallel_end:
     case ompt_callback_implicit_task:
-    // Explicit barriers and the implicit barrier of a parallel region, yes;
-    // worksharing barriers, taskwait, taskgroup and reductions, not yet.
+    // Explicit barriers, the implicit barrier of a parallel region,
+    // taskwait, taskgroup, worksharing barriers made by a runtime call
+    // (both ABIs); not gcc's inline static loops, whose barrier is a plain
+    // GOMP_barrier.
     case ompt_callback_sync_region:
     case ompt_callback_sync_region_wait:
       return ompt_set_sometimes;

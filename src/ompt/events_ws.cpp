@@ -107,5 +107,21 @@ void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_r
   }
 }
 
+void masked_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
+  auto cb = callback<ompt_callback_masked_t>(ompt_callback_masked);
+  if (cb) cb(ep, region_data(me), &me->task->ompt.task_data, codeptr_ra);
+}
+
+void flush_slow(Thread* me, const void* codeptr_ra) {
+  auto cb = callback<ompt_callback_flush_t>(ompt_callback_flush);
+  if (cb) cb(&me->ompt.thread_data, codeptr_ra);
+}
+
+void reduction_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
+  auto cb = callback<ompt_callback_sync_region_t>(ompt_callback_reduction);
+  if (cb)
+    cb(ompt_sync_region_reduction, ep, region_data(me), &me->task->ompt.task_data, codeptr_ra);
+}
+
 }  // namespace ompt
 }  // namespace kite

@@ -51,5 +51,16 @@ void taskloop_task_slow(Thread* me, Task* t, bool undeferred, uint64_t first,
 void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
                      void* enter_frame);
 
+// A construct whose begin and end the LLVM ABI marks with runtime calls
+// but which is no worksharing construct.
+// masked (and master): begin on the thread that executes the block, end
+// when it leaves it.
+void masked_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra);
+// The flush directive, on the flushing thread.
+void flush_slow(Thread* me, const void* codeptr_ra);
+// ompt_callback_reduction (kind ompt_sync_region_reduction) around the
+// combination of a thread's partial values into the shared ones.
+void reduction_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra);
+
 }  // namespace ompt
 }  // namespace kite

@@ -5,6 +5,7 @@
 #include "abi/kmpc/loop_bounds.h"
 #include "abi/kmpc/loop_state.h"
 #include "core/loop.h"
+#include "ompt/events_ws.h"
 
 using namespace kite;
 using namespace kite::kmpc;
@@ -37,8 +38,12 @@ int core_sched(kmp_int32 schedule, bool* ordered, bool* chunked) {
   }
 }
 
+// Tools: the loop begins here (count: its iterations) and each chunk is
+// dispatched by the core as logical iterations of 0..trip-1, which are the
+// values clang passes (it normalizes the loops it hands to dispatch_init to
+// 0..n-1 by 1). codeptr_ra: the init call's.
 template <typename T, typename ST>
-void dispatch_init(kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
+void dispatch_init(kmp_int32 schedule, T lb, T ub, ST st, ST chunk, const void* codeptr_ra) {
   Thread* me = self();
   bool ordered, chunked;
   int sched = core_sched(schedule, &ordered, &chunked);
@@ -58,8 +63,10 @@ void dispatch_init(kmp_int32 schedule, T lb, T ub, ST st, ST chunk) {
   loop_resolve_schedule(me, spec.sched, spec.chunk, &kind, &ck);
   if (rec->doacross == Doacross::kAnnounced)
     doacross_enter_announced(me, rec, kind, ck, trip, true);
-  else
-    loop_enter(me, spec, kind, ck, nullptr, nullptr);
+  else {
+    WorkShare* ws = loop_enter(me, spec, kind, ck, nullptr, nullptr);
+    ompt::on_work_begin(me, ompt::loop_work_type(kind), ws->total, codeptr_ra);
+  }
 }
 
 template <typename T, typename ST>
@@ -88,24 +95,24 @@ extern "C" {
 
 KITE_EXPORT void __kmpc_dispatch_init_4(ident_t*, kmp_int32, kmp_int32 schedule, kmp_int32 lb,
                                         kmp_int32 ub, kmp_int32 st, kmp_int32 chunk) {
-  dispatch_init(schedule, lb, ub, st, chunk);
+  dispatch_init(schedule, lb, ub, st, chunk, KITE_RETURN_ADDRESS());
 }
 
 KITE_EXPORT void __kmpc_dispatch_init_4u(ident_t*, kmp_int32, kmp_int32 schedule,
                                          kmp_uint32 lb, kmp_uint32 ub, kmp_int32 st,
                                          kmp_int32 chunk) {
-  dispatch_init(schedule, lb, ub, st, chunk);
+  dispatch_init(schedule, lb, ub, st, chunk, KITE_RETURN_ADDRESS());
 }
 
 KITE_EXPORT void __kmpc_dispatch_init_8(ident_t*, kmp_int32, kmp_int32 schedule, kmp_int64 lb,
                                         kmp_int64 ub, kmp_int64 st, kmp_int64 chunk) {
-  dispatch_init(schedule, lb, ub, st, chunk);
+  dispatch_init(schedule, lb, ub, st, chunk, KITE_RETURN_ADDRESS());
 }
 
 KITE_EXPORT void __kmpc_dispatch_init_8u(ident_t*, kmp_int32, kmp_int32 schedule,
                                          kmp_uint64 lb, kmp_uint64 ub, kmp_int64 st,
                                          kmp_int64 chunk) {
-  dispatch_init(schedule, lb, ub, st, chunk);
+  dispatch_init(schedule, lb, ub, st, chunk, KITE_RETURN_ADDRESS());
 }
 
 KITE_EXPORT int __kmpc_dispatch_next_4(ident_t*, kmp_int32, kmp_int32* p_last, kmp_int32* p_lb,

@@ -34,8 +34,15 @@ typedef void (*kmpc_micro)(kmp_int32* gtid, kmp_int32* btid, ...);
 
 namespace kite::kmpc {
 
-// ident_t flags.
+// ident_t flags (LLVM's KMP_IDENT_*): a barrier directive; the implicit
+// barrier ending a loop (0x40), sections (0xC0), single (0x140) or
+// workshare (0x1C0) construct, any of them nonzero under the mask; the
+// construct a static_init call begins.
 constexpr int32_t kIdentBarrierExplicit = 0x20;
+constexpr int32_t kIdentBarrierImplicitMask = 0x1C0;
+constexpr int32_t kIdentWorkLoop = 0x200;
+constexpr int32_t kIdentWorkSections = 0x400;
+constexpr int32_t kIdentWorkDistribute = 0x800;
 
 // Number of the calling thread as clang's outlined code passes it around
 // (the runtime-wide thread index).

@@ -7,6 +7,7 @@
 // tree combined by the runtime: later optimizations.)
 #include "abi/kmpc/kmpc.h"
 #include "core/reduce.h"
+#include "ompt/events_ws.h"
 
 using namespace kite;
 
@@ -17,30 +18,42 @@ inline LockWord* lock_of(kmp_critical_name* lck) {
   return reinterpret_cast<LockWord*>(lck);
 }
 
+// Tools: ompt_callback_reduction begin/end brackets the combination, on
+// each thread (codeptr_ra: the __kmpc_reduce* / __kmpc_end_reduce* call's).
+inline void combine_begin(kmp_critical_name* lck, const void* codeptr_ra) {
+  if (KITE_UNLIKELY(ompt::active())) ompt::reduction_slow(self(), ompt_scope_begin, codeptr_ra);
+  reduction_combine_begin(lock_of(lck));
+}
+
+inline void combine_end(kmp_critical_name* lck, const void* codeptr_ra) {
+  reduction_combine_end(lock_of(lck));
+  if (KITE_UNLIKELY(ompt::active())) ompt::reduction_slow(self(), ompt_scope_end, codeptr_ra);
+}
+
 }  // namespace
 
 extern "C" {
 
 KITE_EXPORT kmp_int32 __kmpc_reduce_nowait(ident_t*, kmp_int32, kmp_int32, size_t, void*,
                                            void (*)(void*, void*), kmp_critical_name* lck) {
-  reduction_combine_begin(lock_of(lck));
+  combine_begin(lck, KITE_RETURN_ADDRESS());
   return 1;
 }
 
 KITE_EXPORT void __kmpc_end_reduce_nowait(ident_t*, kmp_int32, kmp_critical_name* lck) {
-  reduction_combine_end(lock_of(lck));
+  combine_end(lck, KITE_RETURN_ADDRESS());
 }
 
 KITE_EXPORT kmp_int32 __kmpc_reduce(ident_t*, kmp_int32, kmp_int32, size_t, void*,
                                     void (*)(void*, void*), kmp_critical_name* lck) {
-  reduction_combine_begin(lock_of(lck));
+  combine_begin(lck, KITE_RETURN_ADDRESS());
   return 1;
 }
 
 // The blocking form ends with a barrier: every thread sees the combined
 // values after it.
 KITE_EXPORT void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name* lck) {
-  reduction_combine_end(lock_of(lck));
+  combine_end(lck, KITE_RETURN_ADDRESS());
   team_barrier(self());
 }
 

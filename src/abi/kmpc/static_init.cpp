@@ -6,6 +6,7 @@
 #include "abi/kmpc/loop_state.h"
 #include "core/loop.h"
 #include "core/static_schedule.h"
+#include "ompt/events_ws.h"
 
 using namespace kite;
 using namespace kite::kmpc;
@@ -65,9 +66,36 @@ bool decode(const Thread* me, kmp_int32 schedtype, long long chunk, unsigned lon
   return distribute;
 }
 
+// Tools: a static loop (or sections construct, which clang lowers to one)
+// begins here and ends at __kmpc_for_static_fini; every chunk the thread
+// will run is known now, so each is dispatched at once. Loops report the
+// values of the iteration space clang passes (its normalized 0..n-1 for
+// `for` loops); sections their number from 1.
+template <typename T, typename ST>
+void report_static(Thread* me, int32_t ident_flags, unsigned long long trip, const StaticPart& p,
+                   unsigned long long chunk, T lb, ST incr, const void* codeptr_ra) {
+  const bool sections = (ident_flags & kIdentWorkSections) != 0;
+  ompt::work_begin_slow(me, sections ? ompt_work_sections : ompt_work_loop_static, trip,
+                        codeptr_ra);
+  if (p.size == 0) return;
+  const unsigned long long step = chunk ? p.stride : trip;
+  for (unsigned long long f = p.first; f < trip; f += step) {
+    unsigned long long n = chunk ? (trip - f < chunk ? trip - f : chunk) : p.size;
+    if (sections) {
+      for (unsigned long long k = 0; k < n; ++k) ompt::dispatch_slow(me, f + k, 1);
+    } else {
+      ompt::dispatch_slow(me, static_cast<uint64_t>(iteration_value(lb, incr, f)), n);
+    }
+    if (step == 0) break;
+  }
+}
+
+// `loc`/`codeptr_ra`: the program's call, for tools (null loc: the thread
+// part of distribute parallel for, not reported).
 template <typename T, typename ST>
 void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper, ST* pstride,
-                 ST incr, ST chunk) {
+                 ST incr, ST chunk, const ident_t* loc = nullptr,
+                 const void* codeptr_ra = nullptr) {
   Thread* me = self();
   unsigned long long ck;
   Participants who;
@@ -81,11 +109,14 @@ void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper
       doacross_enter_announced(me, rec, int(Sched::kStatic), ck, trip, false);
   }
   if (plastiter) *plastiter = 0;
+  const bool tool = KITE_UNLIKELY(ompt::active()) && loc && !distribute;
   if (trip == 0) {
     *pstride = incr;
+    if (tool) report_static(me, loc->flags, 0, StaticPart{0, 0, 0, false}, ck, lb, incr, codeptr_ra);
     return;  // the bounds already describe an empty loop
   }
   StaticPart p = static_part(trip, who.count, who.index, ck);
+  if (tool) report_static(me, loc->flags, trip, p, ck, lb, incr, codeptr_ra);
   if (p.size == 0) {
     // Past the loop's end, so that "lower <= upper" (or >= for a downward
     // loop) fails right away.
@@ -132,35 +163,41 @@ void dist_for_static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, 
 
 extern "C" {
 
-KITE_EXPORT void __kmpc_for_static_init_4(ident_t*, kmp_int32, kmp_int32 schedtype,
+KITE_EXPORT void __kmpc_for_static_init_4(ident_t* loc, kmp_int32, kmp_int32 schedtype,
                                           kmp_int32* plastiter, kmp_int32* plower,
                                           kmp_int32* pupper, kmp_int32* pstride, kmp_int32 incr,
                                           kmp_int32 chunk) {
-  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk, loc,
+              KITE_RETURN_ADDRESS());
 }
 
-KITE_EXPORT void __kmpc_for_static_init_4u(ident_t*, kmp_int32, kmp_int32 schedtype,
+KITE_EXPORT void __kmpc_for_static_init_4u(ident_t* loc, kmp_int32, kmp_int32 schedtype,
                                            kmp_int32* plastiter, kmp_uint32* plower,
                                            kmp_uint32* pupper, kmp_int32* pstride,
                                            kmp_int32 incr, kmp_int32 chunk) {
-  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk, loc,
+              KITE_RETURN_ADDRESS());
 }
 
-KITE_EXPORT void __kmpc_for_static_init_8(ident_t*, kmp_int32, kmp_int32 schedtype,
+KITE_EXPORT void __kmpc_for_static_init_8(ident_t* loc, kmp_int32, kmp_int32 schedtype,
                                           kmp_int32* plastiter, kmp_int64* plower,
                                           kmp_int64* pupper, kmp_int64* pstride, kmp_int64 incr,
                                           kmp_int64 chunk) {
-  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk, loc,
+              KITE_RETURN_ADDRESS());
 }
 
-KITE_EXPORT void __kmpc_for_static_init_8u(ident_t*, kmp_int32, kmp_int32 schedtype,
+KITE_EXPORT void __kmpc_for_static_init_8u(ident_t* loc, kmp_int32, kmp_int32 schedtype,
                                            kmp_int32* plastiter, kmp_uint64* plower,
                                            kmp_uint64* pupper, kmp_int64* pstride,
                                            kmp_int64 incr, kmp_int64 chunk) {
-  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk);
+  static_init(schedtype, plastiter, plower, pupper, pstride, incr, chunk, loc,
+              KITE_RETURN_ADDRESS());
 }
 
-KITE_EXPORT void __kmpc_for_static_fini(ident_t*, kmp_int32) {}
+KITE_EXPORT void __kmpc_for_static_fini(ident_t*, kmp_int32) {
+  if (KITE_UNLIKELY(ompt::active())) ompt::work_end_slow(self());
+}
 
 KITE_EXPORT void __kmpc_dist_for_static_init_4(ident_t*, kmp_int32, kmp_int32 schedtype,
                                                kmp_int32* plastiter, kmp_int32* plower,

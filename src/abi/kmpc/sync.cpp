@@ -4,6 +4,7 @@
 #include "core/copyprivate.h"
 #include "core/lock.h"
 #include "core/loop.h"
+#include "ompt/events_ws.h"
 
 using namespace kite;
 using namespace kite::kmpc;
@@ -42,6 +43,8 @@ KITE_EXPORT void __kmpc_barrier(ident_t* loc, kmp_int32) {
   Thread* me = self();
   if (loc && (loc->flags & kIdentBarrierExplicit))
     explicit_barrier(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+  else if (loc && (loc->flags & kIdentBarrierImplicitMask))
+    workshare_barrier(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
   else
     team_barrier(me);
 }
@@ -51,6 +54,8 @@ KITE_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t* loc, kmp_int32) {
   bool cancelled;
   if (loc && (loc->flags & kIdentBarrierExplicit))
     cancelled = explicit_barrier_cancellable(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+  else if (loc && (loc->flags & kIdentBarrierImplicitMask))
+    cancelled = workshare_barrier_cancellable(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
   else
     cancelled = team_barrier_cancellable(me);
   return cancelled ? 1 : 0;
@@ -80,21 +85,38 @@ KITE_EXPORT void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* cri
   critical_name_exit(critical_slot(crit), KITE_RETURN_ADDRESS());
 }
 
-KITE_EXPORT kmp_int32 __kmpc_single(ident_t*, kmp_int32) { return single_start(self()) ? 1 : 0; }
-
-// The construct was left in __kmpc_single; the barrier, if any, is a
-// separate __kmpc_barrier (or __kmpc_copyprivate) call.
-KITE_EXPORT void __kmpc_end_single(ident_t*, kmp_int32) {}
-
-KITE_EXPORT kmp_int32 __kmpc_master(ident_t*, kmp_int32) { return self()->tid == 0 ? 1 : 0; }
-
-KITE_EXPORT void __kmpc_end_master(ident_t*, kmp_int32) {}
-
-KITE_EXPORT kmp_int32 __kmpc_masked(ident_t*, kmp_int32, kmp_int32 filter) {
-  return self()->tid == filter ? 1 : 0;
+KITE_EXPORT kmp_int32 __kmpc_single(ident_t*, kmp_int32) {
+  return single_start(self(), KITE_RETURN_ADDRESS(), /*executor_ends=*/true) ? 1 : 0;
 }
 
-KITE_EXPORT void __kmpc_end_masked(ident_t*, kmp_int32) {}
+// Only the executing thread calls it. The construct was left in
+// __kmpc_single; the barrier, if any, is a separate __kmpc_barrier (or
+// __kmpc_copyprivate) call.
+KITE_EXPORT void __kmpc_end_single(ident_t*, kmp_int32) { single_end(self()); }
+
+// masked / master: the test is the whole construct; tools hear of the
+// block on the thread that runs it (the end's codeptr_ra is the end call's).
+KITE_EXPORT kmp_int32 __kmpc_masked(ident_t*, kmp_int32, kmp_int32 filter) {
+  Thread* me = self();
+  if (me->tid != filter) return 0;
+  if (KITE_UNLIKELY(ompt::active())) ompt::masked_slow(me, ompt_scope_begin, KITE_RETURN_ADDRESS());
+  return 1;
+}
+
+KITE_EXPORT void __kmpc_end_masked(ident_t*, kmp_int32) {
+  if (KITE_UNLIKELY(ompt::active())) ompt::masked_slow(self(), ompt_scope_end, KITE_RETURN_ADDRESS());
+}
+
+KITE_EXPORT kmp_int32 __kmpc_master(ident_t*, kmp_int32) {
+  Thread* me = self();
+  if (me->tid != 0) return 0;
+  if (KITE_UNLIKELY(ompt::active())) ompt::masked_slow(me, ompt_scope_begin, KITE_RETURN_ADDRESS());
+  return 1;
+}
+
+KITE_EXPORT void __kmpc_end_master(ident_t*, kmp_int32) {
+  if (KITE_UNLIKELY(ompt::active())) ompt::masked_slow(self(), ompt_scope_end, KITE_RETURN_ADDRESS());
+}
 
 KITE_EXPORT void __kmpc_ordered(ident_t*, kmp_int32) {
   ordered_start(self(), __builtin_return_address(0));
@@ -104,14 +126,18 @@ KITE_EXPORT void __kmpc_end_ordered(ident_t*, kmp_int32) {
   ordered_end(self(), __builtin_return_address(0));
 }
 
-KITE_EXPORT void __kmpc_flush(ident_t*) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+KITE_EXPORT void __kmpc_flush(ident_t*) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (KITE_UNLIKELY(ompt::active())) ompt::flush_slow(self(), KITE_RETURN_ADDRESS());
+}
 
 // After a single with copyprivate: the thread that ran it (didit) offers
 // its variables' addresses (cpy_data), every other thread copies from them.
 KITE_EXPORT void __kmpc_copyprivate(ident_t*, kmp_int32, size_t, void* cpy_data,
                                     void (*cpy_func)(void* dst, void* src), kmp_int32 didit) {
   Thread* me = self();
-  void* src = copyprivate_broadcast(me, cpy_data, didit != 0);
+  void* src = copyprivate_broadcast(me, cpy_data, didit != 0, KITE_RETURN_ADDRESS(),
+                                    __builtin_dwarf_cfa());
   if (!didit && src != cpy_data) cpy_func(cpy_data, src);
   copyprivate_done(me);
 }
