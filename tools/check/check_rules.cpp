@@ -54,10 +54,12 @@ void Engine::need_begun(ThreadState &t, const char *event) {
               "an event on a thread after its thread_end");
 }
 
-void Engine::check_codeptr(ThreadState &t, const char *event, const void *codeptr) {
+void Engine::check_codeptr(ThreadState &t, const char *event, const void *codeptr, int kind,
+                           int endpoint) {
   if (!codeptr) {
     std::string rule = std::string("codeptr.null.") + event;
-    violation(t, rule.c_str(), event, "codeptr_ra=NULL");
+    violation(t, rule.c_str(), event, "codeptr_ra=NULL kind=%d endpoint=%s", kind,
+              endpoint == ompt_scope_begin ? "begin" : endpoint == ompt_scope_end ? "end" : "-");
   }
 }
 
@@ -197,7 +199,7 @@ void Engine::implicit_task(ThreadState &t, ompt_scope_endpoint_t endpoint,
 void Engine::sync_region(ThreadState &t, int kind, ompt_scope_endpoint_t endpoint,
                          ompt_data_t *task_data, const void *codeptr) {
   need_begun(t, "sync_region");
-  check_codeptr(t, "sync_region", codeptr);
+  check_codeptr(t, "sync_region", codeptr, kind, endpoint);
   if (endpoint == ompt_scope_begin) {
     check_thread_data(t, "sync_region");
     t.syncs.push_back({kind, task_data, false, codeptr});
@@ -262,7 +264,7 @@ static MutexRec *find_mutex(ThreadState &t, int family, ompt_wait_id_t id) {
 void Engine::mutex_acquire(ThreadState &t, int kind, ompt_wait_id_t wait_id,
                            const void *codeptr) {
   need_begun(t, "mutex_acquire");
-  check_codeptr(t, "mutex_acquire", codeptr);
+  check_codeptr(t, "mutex_acquire", codeptr, kind);
   int family = mutex_family(kind);
   bool test = kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
   MutexRec *m = find_mutex(t, family, wait_id);
@@ -338,7 +340,7 @@ void Engine::nest_lock(ThreadState &t, ompt_scope_endpoint_t endpoint, ompt_wait
 void Engine::task_create(ThreadState &t, ompt_data_t *new_task_data, int flags,
                          const void *codeptr) {
   need_begun(t, "task_create");
-  check_codeptr(t, "task_create", codeptr);
+  check_codeptr(t, "task_create", codeptr, flags);
   if (!new_task_data) {
     violation(t, "task.lifecycle", "task_create", "new_task_data=NULL codeptr=%p", codeptr);
     return;
@@ -412,7 +414,7 @@ void Engine::task_discarded(ThreadState &t, ompt_data_t *task_data) {
 void Engine::work(ThreadState &t, int type, ompt_scope_endpoint_t endpoint,
                   ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr) {
   need_begun(t, "work");
-  check_codeptr(t, "work", codeptr);
+  check_codeptr(t, "work", codeptr, type, endpoint);
   if (endpoint == ompt_scope_begin) {
     check_thread_data(t, "work");
     t.works.push_back({type, task_data, codeptr});

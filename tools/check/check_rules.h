@@ -126,7 +126,8 @@ class Engine {
   };
 
   void need_begun(ThreadState &t, const char *event);
-  void check_codeptr(ThreadState &t, const char *event, const void *codeptr);
+  void check_codeptr(ThreadState &t, const char *event, const void *codeptr, int kind = 0,
+                     int endpoint = 0);
   void check_thread_data(ThreadState &t, const char *event);
   uint64_t task_id(ompt_data_t *d) const { return d ? d->value : 0; }
 
