@@ -40,6 +40,10 @@ namespace kite::kmpc {
 // construct a static_init call begins.
 constexpr int32_t kIdentBarrierExplicit = 0x20;
 constexpr int32_t kIdentBarrierImplicitMask = 0x1C0;
+// The loop value is also clang's generic "implicit barrier": it marks the
+// __kmpc_cancel_barrier ending a parallel region that has cancel
+// constructs, and the barrier after copyin.
+constexpr int32_t kIdentBarrierImplicitGeneric = 0x40;
 constexpr int32_t kIdentWorkLoop = 0x200;
 constexpr int32_t kIdentWorkSections = 0x400;
 constexpr int32_t kIdentWorkDistribute = 0x800;

@@ -38,7 +38,10 @@ extern "C" {
 
 // Clang uses this one entry point for explicit barriers and for the
 // implicit ones that end worksharing constructs; the ident flags tell them
-// apart (tools see the difference).
+// apart (tools see the difference). A cancellable barrier with the generic
+// implicit flag may end a parallel region instead (whose barrier the join
+// reports), so only the sections/single/workshare values are taken as a
+// construct's barrier there.
 KITE_EXPORT void __kmpc_barrier(ident_t* loc, kmp_int32) {
   Thread* me = self();
   if (loc && (loc->flags & kIdentBarrierExplicit))
@@ -54,7 +57,7 @@ KITE_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t* loc, kmp_int32) {
   bool cancelled;
   if (loc && (loc->flags & kIdentBarrierExplicit))
     cancelled = explicit_barrier_cancellable(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
-  else if (loc && (loc->flags & kIdentBarrierImplicitMask))
+  else if (loc && (loc->flags & kIdentBarrierImplicitMask & ~kIdentBarrierImplicitGeneric))
     cancelled = workshare_barrier_cancellable(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
   else
     cancelled = team_barrier_cancellable(me);
