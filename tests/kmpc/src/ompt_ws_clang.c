@@ -9,7 +9,8 @@
  * sections flag) each section once, single its executor and the others,
  * and the separate __kmpc_barrier after each of them is an implicit
  * worksharing barrier, not an explicit one. masked, flush and reduction
- * have their own callbacks. Kite's omp-tools.h comes first: the recorder
+ * have their own callbacks; taskloop (__kmpc_taskloop) reports work and
+ * one chunk per task. Kite's omp-tools.h comes first: the recorder
  * uses 5.1 names that clang 14's header lacks (same layout, same guard). */
 #include "../../../include/omp-tools.h"
 #include "kite_test.h"
@@ -161,6 +162,11 @@ __attribute__((noinline)) int single_copy(void) {
   return x;
 }
 
+__attribute__((noinline)) void taskloop_4(void) {
+#pragma omp taskloop num_tasks(4)
+  for (int i = 0; i < N; ++i) __atomic_fetch_add(&hits[i], 1, __ATOMIC_RELAXED);
+}
+
 static int masked_runs;
 __attribute__((noinline)) void masked_and_flush(void) {
 #pragma omp masked
@@ -257,6 +263,42 @@ int main(void) {
         CHECK(returns_into(t->ev[s].ra, (void*)single_copy));
       }
     }
+  }
+
+  /* Taskloop (__kmpc_taskloop): work taskloop on the encountering thread,
+   * each task created with its chunk dispatched at once; the chunks cover
+   * the loop once. */
+  memset(hits, 0, sizeof hits);
+  set_marks();
+#pragma omp parallel num_threads(nthreads)
+#pragma omp single
+  taskloop_4();
+  for (int j = 0; j < N; ++j) CHECK_EQ_LONG(hits[j], 1);
+  CHECK_EQ_LONG(count_since(EV_WORK_BEGIN, ompt_work_taskloop), 1);
+  CHECK_EQ_LONG(count_since(EV_WORK_END, ompt_work_taskloop), 1);
+  CHECK_EQ_LONG(count_since(EV_DISPATCH, ompt_dispatch_taskloop_chunk), 4);
+  {
+    int cover[N];
+    memset(cover, 0, sizeof cover);
+    for (int k = 0; k < rec_nthreads && k < REC_MAX_THREADS; ++k) {
+      rec_thread* t = &rec_threads[k];
+      int b = rec_next(t, mark[k], EV_WORK_BEGIN);
+      while (b >= 0 && t->ev[b].kind != ompt_work_taskloop) b = rec_next(t, b + 1, EV_WORK_BEGIN);
+      if (b < 0) continue;
+      CHECK_EQ_LONG(t->ev[b].n, N);
+      CHECK(returns_into(t->ev[b].ra, (void*)taskloop_4));
+      for (int i = b + 1; i < t->count && t->ev[i].ev != EV_WORK_END; ++i) {
+        if (t->ev[i].ev != EV_DISPATCH) continue;
+        /* task_create of the same task right before its chunk */
+        CHECK(i > 0 && t->ev[i - 1].ev == EV_TASK_CREATE &&
+              t->ev[i - 1].task_id == t->ev[i].task_id);
+        CHECK(returns_into(t->ev[i - 1].ra, (void*)taskloop_4));
+        uint64_t first = t->ev[i].enc_task_id;
+        CHECK(first < N && first + t->ev[i].n <= N);
+        for (uint64_t j = first; j < first + t->ev[i].n && j < N; ++j) cover[j]++;
+      }
+    }
+    for (int j = 0; j < N; ++j) CHECK_EQ_LONG(cover[j], 1);
   }
 
   /* masked on the primary only; a flush on every thread. */
