@@ -79,14 +79,14 @@ void report_static(Thread* me, int32_t ident_flags, unsigned long long trip, con
                         codeptr_ra);
   if (p.size == 0) return;
   const unsigned long long step = chunk ? p.stride : trip;
-  for (unsigned long long f = p.first; f < trip; f += step) {
+  for (unsigned long long f = p.first;; f += step) {
     unsigned long long n = chunk ? (trip - f < chunk ? trip - f : chunk) : p.size;
     if (sections) {
       for (unsigned long long k = 0; k < n; ++k) ompt::dispatch_slow(me, f + k, 1);
     } else {
       ompt::dispatch_slow(me, static_cast<uint64_t>(iteration_value(lb, incr, f)), n);
     }
-    if (step == 0) break;
+    if (step == 0 || trip - f <= step) break;  // no wrap-around near the type's end
   }
 }
 
