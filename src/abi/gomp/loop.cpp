@@ -2,8 +2,7 @@
 //
 // The schedule-specific entry points differ only in the schedule they
 // announce; every *_next continues with the schedule the loop started with.
-#include "abi/gomp/gomp.h"
-#include "core/loop.h"
+#include "abi/gomp/loop_common.h"
 
 using namespace kite;
 
@@ -31,25 +30,14 @@ bool start(const void* ra, long start, long end, long incr, int sched, long chun
   spec.ordered = ordered;
   spec.reductions = reductions;
   spec.mem = mem;
-  LoopChunk c;
-  if (!istart) return loop_start(self(), spec, nullptr);
-  if (!loop_start(self(), spec, &c)) return false;
-  *istart = static_cast<long>(c.istart);
-  *iend = static_cast<long>(c.iend);
-  return true;
+  return gomp::start_chunk(spec, istart, iend);
 }
 
-bool next(long* istart, long* iend) {
-  LoopChunk c;
-  if (!loop_next(self(), &c)) return false;
-  *istart = static_cast<long>(c.istart);
-  *iend = static_cast<long>(c.iend);
-  return true;
-}
+bool next(long* istart, long* iend) { return gomp::next_chunk(istart, iend); }
 
-constexpr int kStatic = int(Sched::kStatic);
-constexpr int kDynamic = int(Sched::kDynamic);
-constexpr int kGuided = int(Sched::kGuided);
+using gomp::kDynamic;
+using gomp::kGuided;
+using gomp::kStatic;
 
 }  // namespace
 

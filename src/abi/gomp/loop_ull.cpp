@@ -1,8 +1,7 @@
 // libgomp ABI: loops over unsigned long long iteration spaces
 // (GOMP_loop_ull_*). `up` gives the direction; a downward loop passes its
 // negative increment as an unsigned value.
-#include "abi/gomp/gomp.h"
-#include "core/loop.h"
+#include "abi/gomp/loop_common.h"
 
 using namespace kite;
 
@@ -23,25 +22,14 @@ bool start(const void* ra, bool up, ull s, ull e, ull i, int sched, ull chunk, b
   spec.ordered = ordered;
   spec.reductions = reductions;
   spec.mem = mem;
-  LoopChunk c;
-  if (!istart) return loop_start(self(), spec, nullptr);
-  if (!loop_start(self(), spec, &c)) return false;
-  *istart = c.istart;
-  *iend = c.iend;
-  return true;
+  return gomp::start_chunk(spec, istart, iend);
 }
 
-bool next(ull* istart, ull* iend) {
-  LoopChunk c;
-  if (!loop_next(self(), &c)) return false;
-  *istart = c.istart;
-  *iend = c.iend;
-  return true;
-}
+bool next(ull* istart, ull* iend) { return gomp::next_chunk(istart, iend); }
 
-constexpr int kStatic = int(Sched::kStatic);
-constexpr int kDynamic = int(Sched::kDynamic);
-constexpr int kGuided = int(Sched::kGuided);
+using gomp::kDynamic;
+using gomp::kGuided;
+using gomp::kStatic;
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // GOMP_4.0 forms that run the whole region and the GOMP_1.0 *_start forms
 // that the caller finishes with GOMP_parallel_end.
 #include "abi/gomp/gomp.h"
+#include "abi/gomp/loop_common.h"
 #include "core/loop.h"
 
 using namespace kite;
@@ -35,9 +36,9 @@ LoopSpec loop_spec(long start, long end, long incr, int sched, long chunk, const
   return s;
 }
 
-constexpr int kStatic = int(Sched::kStatic);
-constexpr int kDynamic = int(Sched::kDynamic);
-constexpr int kGuided = int(Sched::kGuided);
+using gomp::kDynamic;
+using gomp::kGuided;
+using gomp::kStatic;
 
 }  // namespace
 
