@@ -20,7 +20,11 @@ extern int g_num_procs_for_spin;
 
 namespace {
 
-constexpr long kDefaultSpinUs = 300;    // the passive-with-a-grace-period default
+// Default spin before sleeping: long enough that workers stay awake across
+// the short serial gaps between parallel regions (waking a sleeping thread
+// costs tens to hundreds of microseconds, more in virtual machines), short
+// enough that an idle program stops using the processors within milliseconds.
+constexpr long kDefaultSpinUs = 2000;
 const char kDefaultAffinityFormat[] = "level %L thread %i affinity %A";
 
 void bad(const char* name, const char* value, const char* why, const char* instead) {

@@ -31,16 +31,12 @@ void lock_acquire_contended(LockWord* w, uint32_t me, const char* what) {
 
   uint64_t spins = g_spin.spin_iterations;
   if (spins != UINT64_MAX && spins > kLockSpinCap) spins = kLockSpinCap;
-  const bool yield = g_spin.yield_while_spinning;
   for (uint64_t i = 0; i < spins; ++i) {
     v = w->load(std::memory_order_relaxed);
     if (v == 0 && w->compare_exchange_weak(v, me, std::memory_order_acquire,
                                            std::memory_order_relaxed))
       return;
-    if (yield && (i & 15) == 15)
-      sched_yield_portable();
-    else
-      cpu_relax();
+    spin_step(i);
   }
 
   // Sleep. Once a thread has slept on the word, whoever takes it next keeps

@@ -289,8 +289,7 @@ void doacross_wait(Thread* self, const ull* v, bool is_signed) {
   if (reached(st, e, want, v)) return;
   const uint64_t spins = g_spin.spin_iterations;
   for (uint64_t i = 0; i < spins; ++i) {
-    if (g_spin.yield_while_spinning && (i & 63) == 63) sched_yield_portable();
-    else cpu_relax();
+    spin_step(i);
     if ((i & 15) == 15 && reached(st, e, want, v)) return;
   }
   for (;;) {

@@ -247,11 +247,8 @@ void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
       idle = 0;
       continue;
     }
-    if (idle++ < spin_limit) {
-      if (g_spin.yield_while_spinning)
-        sched_yield_portable();
-      else
-        cpu_relax();
+    if (idle < spin_limit) {
+      spin_step(idle++);
       continue;
     }
     task_pool_flush(me);

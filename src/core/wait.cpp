@@ -41,13 +41,9 @@ uint32_t Futex::add_and_wake(uint32_t delta) {
 
 void wait_while_equal(Futex& f, uint32_t old) {
   const uint64_t spins = g_spin.spin_iterations;
-  const bool yield = g_spin.yield_while_spinning;
   for (uint64_t i = 0; i < spins; ++i) {
     if (f.value.load(std::memory_order_acquire) != old) return;
-    if (yield)
-      sched_yield();
-    else
-      cpu_relax();
+    spin_step(i);
   }
   f.sleepers.fetch_add(1, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_seq_cst);
