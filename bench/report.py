@@ -8,6 +8,8 @@ import json
 import math
 
 REFERENCE_RUNTIMES = ["gomp", "omp"]
+# The clang build's reference: the same binary on LLVM libomp.
+CLANG_REFERENCE = "clang-omp"
 # Overheads below this (timer and noise level) are raised to it before a
 # ratio is taken, so that two near-zero numbers do not make a huge ratio.
 RATIO_FLOOR_US = 0.02
@@ -36,10 +38,27 @@ def ratio(kite, best):
     return max(kite, RATIO_FLOOR_US) / max(best, RATIO_FLOOR_US)
 
 
+def variant_kinds(variants):
+    """name -> (base, binary) from a results file's variants, or from
+    (base, binary) pairs or bare bases (older files: all gcc builds)."""
+    out = {}
+    for name, v in variants.items():
+        if isinstance(v, dict):
+            out[name] = (v["base"], v.get("binary", "gcc"))
+        elif isinstance(v, (tuple, list)):
+            out[name] = (v[0], v[1])
+        else:
+            out[name] = (v, "gcc")
+    return out
+
+
 def summarize(runs, variants, threads_list, constructs):
     """Median over rounds of each run's median overhead, per construct,
-    thread count and variant; ratios of every Kite-based variant against
-    the best of libgomp and libomp. `variants`: name -> base runtime."""
+    thread count and variant; ratios of every Kite-based variant of the gcc
+    build against the best of libgomp and libomp, and of every Kite-based
+    variant of the clang build against the clang build on libomp.
+    `variants`: name -> (base runtime, binary)."""
+    kinds = variant_kinds(variants)
     summary = {}
     for t in threads_list:
         per_t = {}
@@ -57,8 +76,10 @@ def summarize(runs, variants, threads_list, constructs):
             refs = [row[n]["median_us"] for n in REFERENCE_RUNTIMES if n in row and row[n]["median_us"] is not None]
             best = min(refs) if refs else None
             row["best_reference_us"] = best
-            row["ratios"] = {name: ratio(row[name]["median_us"], best)
-                             for name, base in variants.items() if base == "kite"}
+            clang_ref = row.get(CLANG_REFERENCE, {}).get("median_us")
+            row["clang_reference_us"] = clang_ref
+            row["ratios"] = {name: ratio(row[name]["median_us"], clang_ref if binary == "clang" else best)
+                             for name, (base, binary) in kinds.items() if base == "kite"}
             per_t[c] = row
         summary[str(t)] = per_t
     return summary
@@ -77,31 +98,53 @@ def fmt_ratio(r):
     return f"**{r:.2f}!**" if r > 1.0 else f"{r:.2f}"
 
 
-def primary_variant(data):
-    """The Kite variant of the overview table and the chart."""
-    kite_variants = [n for n, v in data["variants"].items() if v["base"] == "kite"]
-    return "kite" if "kite" in kite_variants else (kite_variants[0] if kite_variants else None)
+def primary_variant(data, binary="gcc"):
+    """The Kite variant of the overview table and the chart, for one build."""
+    kite_variants = [n for n, (base, b) in variant_kinds(data["variants"]).items()
+                     if base == "kite" and b == binary]
+    want = "kite" if binary == "gcc" else "clang-kite"
+    return want if want in kite_variants else (kite_variants[0] if kite_variants else None)
+
+
+def reference_label(binary):
+    return "best-of(libgomp, libomp)" if binary == "gcc" else "clang-omp"
+
+
+def ratio_heading(data, binary):
+    return f"{primary_variant(data, binary)} / {reference_label(binary)}"
+
+
+def ratio_column(name, binary):
+    return f"{name}/best" if binary == "gcc" else f"{name}/clang-omp"
 
 
 def markdown_table(data):
     variants = [n for n in data["variants"]]
-    kite_variants = [n for n, v in data["variants"].items() if v["base"] == "kite"]
-    primary = primary_variant(data)
+    kinds = variant_kinds(data["variants"])
+    kite_variants = [n for n, (base, _) in kinds.items() if base == "kite"]
     lines = []
-    lines.append(f"Ratio {primary} / best-of(libgomp, libomp) of the median overhead per construct instance "
-                 f"(**bold!** = {primary} slower; – = no ratio: a side failed, is unsupported or did not run):")
-    lines.append("")
     ts = list(data["summary"].keys())
-    lines.append("| construct | " + " | ".join(f"T={t}" for t in ts) + " |")
-    lines.append("|---|" + "---:|" * len(ts))
-    for c in data["construct_order"]:
-        cells = [fmt_ratio(data["summary"][t][c]["ratios"].get(primary)) for t in ts]
-        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    for binary in ("gcc", "clang"):
+        primary = primary_variant(data, binary)
+        if primary is None:
+            continue
+        if lines:
+            lines.append("")
+        build = "the gcc build" if binary == "gcc" else "the clang build (same sources, clang -fopenmp)"
+        lines.append(f"Ratio {primary} / {reference_label(binary)} of the median overhead per construct instance, "
+                     f"{build} (**bold!** = {primary} slower; – = no ratio: a side failed, is unsupported "
+                     f"or did not run):")
+        lines.append("")
+        lines.append("| construct | " + " | ".join(f"T={t}" for t in ts) + " |")
+        lines.append("|---|" + "---:|" * len(ts))
+        for c in data["construct_order"]:
+            cells = [fmt_ratio(data["summary"][t][c]["ratios"].get(primary)) for t in ts]
+            lines.append(f"| {c} | " + " | ".join(cells) + " |")
     for t in ts:
         lines.append("")
         lines.append(f"Median overhead per construct instance, µs, {t} thread(s):")
         lines.append("")
-        head = variants + [f"{k}/best" for k in kite_variants]
+        head = variants + [ratio_column(k, kinds[k][1]) for k in kite_variants]
         lines.append("| construct | " + " | ".join(head) + " |")
         lines.append("|---|" + "---:|" * len(head))
         for c in data["construct_order"]:
@@ -111,39 +154,60 @@ def markdown_table(data):
     return "\n".join(lines) + "\n"
 
 
-def svg_chart(data, variant="kite"):
+def svg_chart(data, variant=None):
+    """One panel per build (gcc: Kite / best-of(libgomp, libomp); clang:
+    clang-kite / clang-omp), stacked; `variant` draws only that one."""
+    panels = []
+    for binary in ("gcc", "clang"):
+        name = primary_variant(data, binary)
+        if name is not None and (variant is None or variant == name):
+            panels.append((name, reference_label(binary)))
+    if variant is not None and not panels:
+        panels.append((variant, reference_label("gcc")))
+    ts = list(data["summary"].keys())
+    cons = data["construct_order"]
+    bar_h, gap, label_w, plot_w, top = 6, 6, 170, 560, 70
+    panel_h = top + (bar_h * len(ts) + gap) * len(cons) + 40
+    width = label_w + plot_w + 50
+    height = panel_h * len(panels)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="11">',
+           f'<rect width="{width}" height="{height}" fill="white"/>']
+    for k, (name, ref) in enumerate(panels):
+        out += svg_panel(data, name, ref, k * panel_h)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def svg_panel(data, variant, reference, y_off):
     """Horizontal bars of log2(ratio), one row per construct, one bar per
     thread count; the axis at ratio 1 splits faster (left) from slower."""
     ts = list(data["summary"].keys())
     colors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"]
     cons = data["construct_order"]
-    bar_h, gap, label_w, plot_w, top = 6, 6, 170, 560, 70
+    bar_h, gap, label_w, plot_w, top = 6, 6, 170, 560, 70 + y_off
     row_h = bar_h * len(ts) + gap
-    height = top + row_h * len(cons) + 40
-    width = label_w + plot_w + 50
+    bottom = top + row_h * len(cons) + 40
     lo, hi = -3.0, 3.0  # log2 range: 1/8x .. 8x
     x_of = lambda v: label_w + (v - lo) / (hi - lo) * plot_w
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="11">',
-           f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="10" y="18" font-size="14" font-weight="bold">{variant} / best-of(libgomp, libomp): '
+    out = [f'<text x="10" y="{y_off + 18}" font-size="14" font-weight="bold">{esc(variant)} / {esc(reference)}: '
            f'construct overhead ratio (log scale)</text>',
-           f'<text x="10" y="34" fill="#555">{esc(data["machine"]["cpu_model"])}, '
+           f'<text x="10" y="{y_off + 34}" fill="#555">{esc(data["machine"]["cpu_model"])}, '
            f'{data["machine"]["cores"]} cores, {esc(data["placement"]["description"])}, '
            f'{data["settings"]["rounds"]} interleaved rounds, {esc(data["date"])}</text>']
     for k, t in enumerate(ts):
         x = label_w + k * 70
-        out.append(f'<rect x="{x}" y="44" width="10" height="10" fill="{colors[k % len(colors)]}"/>'
-                   f'<text x="{x + 14}" y="53">T={t}</text>')
-    out.append(f'<text x="{label_w + 300}" y="53" fill="#555">× = failed/unsupported</text>')
+        out.append(f'<rect x="{x}" y="{y_off + 44}" width="10" height="10" fill="{colors[k % len(colors)]}"/>'
+                   f'<text x="{x + 14}" y="{y_off + 53}">T={t}</text>')
+    out.append(f'<text x="{label_w + 300}" y="{y_off + 53}" fill="#555">× = failed/unsupported</text>')
     for g in range(int(lo), int(hi) + 1):
         x = x_of(g)
         label = f"{2 ** g:g}x" if g >= 0 else f"1/{2 ** -g:g}x"
-        out.append(f'<line x1="{x:.1f}" y1="{top - 6}" x2="{x:.1f}" y2="{height - 34}" '
+        out.append(f'<line x1="{x:.1f}" y1="{top - 6}" x2="{x:.1f}" y2="{bottom - 34}" '
                    f'stroke="{"#000" if g == 0 else "#ddd"}" stroke-width="{1.5 if g == 0 else 1}"/>')
-        out.append(f'<text x="{x:.1f}" y="{height - 20}" text-anchor="middle">{label}</text>')
-    out.append(f'<text x="{x_of(0.1):.1f}" y="{height - 6}" fill="#a00">slower →</text>'
-               f'<text x="{x_of(-0.1):.1f}" y="{height - 6}" text-anchor="end" fill="#070">← faster</text>')
+        out.append(f'<text x="{x:.1f}" y="{bottom - 20}" text-anchor="middle">{label}</text>')
+    out.append(f'<text x="{x_of(0.1):.1f}" y="{bottom - 6}" fill="#a00">slower →</text>'
+               f'<text x="{x_of(-0.1):.1f}" y="{bottom - 6}" text-anchor="end" fill="#070">← faster</text>')
     for i, c in enumerate(cons):
         y0 = top + i * row_h
         out.append(f'<text x="{label_w - 6}" y="{y0 + row_h / 2 + 2:.1f}" text-anchor="end">{esc(c)}</text>')
@@ -165,8 +229,7 @@ def svg_chart(data, variant="kite"):
             elif math.log2(r) < lo:
                 out.append(f'<text x="{x_of(lo) + 2:.1f}" y="{y + bar_h - 1:.1f}" font-size="6" '
                            f'fill="white">{r:.3f}x</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def esc(s):
@@ -208,6 +271,9 @@ def validate(path):
             problems.append(f"libgomp {r['construct']}: no numeric median")
     for name, v in data["variants"].items():
         # A tool variant may lack its tool (e.g. OMPT headers in flux); Kite itself must run.
+        # The clang build may be missing (no clang here): then no clang variant runs.
+        if v.get("binary") == "clang" and str(v["unavailable"]).startswith("no clang build"):
+            continue
         if v["base"] == "kite" and v["unavailable"] and not v.get("expect_stderr"):
             problems.append(f"Kite variant {name} could not run: {v['unavailable']}")
     expected = len(data["construct_order"]) * len(data["settings"]["threads"]) * data["settings"]["rounds"]
@@ -227,6 +293,8 @@ def machine_header(data):
     lines = [f"Machine: {m['cpu_model']}, {m['cores']} cores, kernel {m['kernel']}, {m['os']}, "
              f"load average at start {fmt_load(m.get('loadavg_at_start'))}, at end {fmt_load(m.get('loadavg_at_end'))}",
              f"Compiler: {m['compiler']} (-fopenmp -O2, linked against the system libgomp)",
+             f"Clang build: {m.get('clang', 'none')} (-fopenmp -O2, linked against LLVM libomp): "
+             f"{data['settings'].get('clang_build', 'not built')}",
              f"Kite source: {data['settings'].get('source_revision', '?')}, built in {data['settings'].get('kite_build')}",
              f"Thread placement: {data['placement']['description']}",
              f"Rounds: {data['settings']['rounds']} interleaved ({data['settings']['interleaving']}); "

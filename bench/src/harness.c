@@ -220,7 +220,13 @@ static void scan_maps(char* out, size_t cap) {
 void bench_identify(bench_identity* out) {
   snprintf(out->runtime, sizeof out->runtime, "unknown");
   out->library[0] = '\0';
+  /* The entry point the compiler emitted for a parallel region: whichever
+   * library defines it is the runtime this binary really runs on. */
+#ifdef __clang__
+  void* entry = dlsym(RTLD_DEFAULT, "__kmpc_fork_call");
+#else
   void* entry = dlsym(RTLD_DEFAULT, "GOMP_parallel");
+#endif
   Dl_info info;
   if (entry && dladdr(entry, &info) && info.dli_fname) {
     char* real = realpath(info.dli_fname, NULL);
@@ -241,11 +247,19 @@ void bench_identify(bench_identity* out) {
    * fall through to the libgomp the binary was linked with: name any entry
    * point defined by another object than GOMP_parallel's. */
   static const char* const probes[] = {
+#ifdef __clang__
+      "__kmpc_barrier", "__kmpc_single", "__kmpc_critical", "__kmpc_for_static_init_4",
+      "__kmpc_dispatch_init_8", "__kmpc_dispatch_next_8", "__kmpc_ordered",
+      "__kmpc_reduce_nowait", "__kmpc_omp_task_alloc", "__kmpc_omp_task", "__kmpc_omp_taskwait",
+      "__kmpc_taskgroup", "__kmpc_taskloop", "__kmpc_omp_task_with_deps",
+      "omp_set_lock", "omp_get_num_threads", "omp_get_thread_num"};
+#else
       "GOMP_barrier", "GOMP_single_start", "GOMP_critical_start", "GOMP_atomic_start",
       "GOMP_loop_nonmonotonic_dynamic_start", "GOMP_loop_nonmonotonic_guided_start",
       "GOMP_loop_ordered_static_start", "GOMP_ordered_start", "GOMP_loop_end",
       "GOMP_task", "GOMP_taskwait", "GOMP_taskgroup_start", "GOMP_taskloop",
       "omp_set_lock", "omp_get_num_threads", "omp_get_thread_num"};
+#endif
   out->foreign[0] = '\0';
   Dl_info home;
   if (!entry || !dladdr(entry, &home)) return;
