@@ -253,9 +253,12 @@ void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
     }
     task_pool_flush(me);
     Futex& f = team->task_events;
+    // Read the word before registering: a waker that takes our registration
+    // (it resets the count) bumps the word after, so the futex wait below
+    // returns at once instead of sleeping unregistered.
+    uint32_t v = f.value.load(std::memory_order_acquire);
     f.sleepers.fetch_add(1, std::memory_order_seq_cst);
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    uint32_t v = f.value.load(std::memory_order_acquire);
     if (!done(ctx)) {
       if (!work_visible(team))
         futex_wait(&f.value, v);  // the waker resets the sleeper count
