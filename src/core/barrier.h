@@ -1,6 +1,7 @@
 // Team barrier: a counter that the last arriving thread resets, and an epoch
-// word the others wait on (spin, then futex). Flat, which is the right shape
-// for the small teams of a 2..16-core machine.
+// word the others wait on. Flat, which is the right shape for the small
+// teams of a 2..16-core machine. The waiting itself (running tasks, then
+// sleeping) is in team.cpp's barrier_with_tasks.
 #pragma once
 
 #include "wait.h"
@@ -25,24 +26,6 @@ struct Barrier {
   void release() {
     arrived.store(0, std::memory_order_relaxed);
     epoch.add_and_wake(1);
-  }
-  // Waits for the release of epoch `e`, or until *cancel becomes non-zero
-  // (a cancelled parallel region abandons its barriers; the canceller calls
-  // epoch.wake_all()).
-  void wait_for_release(uint32_t e, const std::atomic<int>* cancel) {
-    wait_until(epoch, [&] {
-      return epoch.load() != e || cancel->load(std::memory_order_acquire) != 0;
-    });
-  }
-  // Returns true on the thread that released the others.
-  bool wait(const std::atomic<int>* cancel) {
-    uint32_t e = current_epoch();
-    if (arrive()) {
-      release();
-      return true;
-    }
-    wait_for_release(e, cancel);
-    return false;
   }
 };
 

@@ -451,7 +451,6 @@ Task* task_prepare(Thread* me, const TaskSpec& spec, void** argp) {
   t->team = team;
   t->kind = kTaskExplicit;
   t->final = spec.final || parent->final;
-  t->pending_children = 0;
   TaskRuntime& rt = t->rt;
   rt.depth = parent->rt.depth + 1;
   int prio = spec.priority;

@@ -356,7 +356,6 @@ Team* prepare_team(Thread* me, int n, int bind) {
     t.team = team;
     t.kind = kTaskImplicit;
     t.final = false;
-    t.pending_children = 0;
   }
   team->bound = false;
   if (bind != int(ProcBind::kFalse) && places_count() > 0) places_assign(team, bind, me);

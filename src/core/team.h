@@ -26,7 +26,6 @@ struct Task {
   Team* team;   // team the task binds to (null for an initial task)
   uint8_t kind;
   bool final;   // inside a final task (omp_in_final)
-  int pending_children;  // explicit children not yet complete (taskwait)
   TaskRuntime rt;        // explicit tasking state (task.h)
   ompt::TaskState ompt;  // tool data and frames (src/ompt/state.h)
 };
