@@ -32,7 +32,27 @@ KITE_1.0 {
     omp_init_nest_lock_with_hint;
     omp_init_lock_with_hint_;
     omp_init_nest_lock_with_hint_;
+    omp_control_tool;
   local:
     *;
 };
+
+/* The LLVM ABI: libomp.so.5 exports its entry points under the version
+   node "VERSION", and clang-built programs record that node, so Kite
+   defines it too. */
+VERSION {
+  global:
+    __kmpc_*;
+    kmp_aligned_malloc;
+    kmp_calloc;
+    kmp_free;
+    kmp_get_blocktime;
+    kmp_get_stacksize;
+    kmp_get_stacksize_s;
+    kmp_malloc;
+    kmp_realloc;
+    kmp_set_blocktime;
+    kmp_set_stacksize;
+    kmp_set_stacksize_s;
+} KITE_1.0;
 X
