@@ -1,3 +1,4 @@
+// kite-test-compilers: gcc  -- TRIAGE: does not build with LLVM 14 yet
 /* kite-test-threads: 1 2 4 8
  * Sections (each once, with and without nowait, combined parallel
  * sections), single (one thread, barrier after unless nowait), single

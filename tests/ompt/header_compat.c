@@ -1,3 +1,4 @@
+// kite-test-compilers: gcc  -- TRIAGE: does not build with LLVM 14 yet
 /* Kite's omp-tools.h against LLVM's: every enumerator value, every type's
  * size and alignment, every member's offset and size must be the same, so
  * a tool built against either header works on Kite. The two headers define

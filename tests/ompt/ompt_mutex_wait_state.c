@@ -1,3 +1,4 @@
+// kite-test-compilers: gcc  -- TRIAGE: does not build with LLVM 14 yet
 /* A thread blocked on a lock, a critical region and the atomic lock is in
  * the matching wait state, with the mutex as wait id, for as long as it
  * waits: another thread holds the mutex and interrupts the waiter with a
