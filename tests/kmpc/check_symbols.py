@@ -3,9 +3,11 @@
 exported by Kite under libomp's version node (VERSION), that every omp_*
 routine Kite implements and libomp exports under VERSION is also exported
 under VERSION by Kite (programs linked against libomp import name@VERSION;
-src/abi/kmpc/omp_versions.cpp lists them), and lists the __kmpc_* entry
-points LLVM's libomp exports that Kite does not (for information; not a
-failure).
+src/abi/kmpc/omp_versions.cpp lists them), that every __kmpc_atomic_* entry
+point libomp exports is exported by Kite under VERSION (compilers that lower
+`#pragma omp atomic` to them may call any), and lists the other __kmpc_*
+entry points LLVM's libomp exports that Kite does not (for information; not
+a failure).
 
 usage: check_symbols.py LIBKITE LIBOMP PROGRAM...
 """
@@ -66,6 +68,12 @@ def main():
                     and "VERSION" not in kite[name]):
                 failures.append(f"{name} is exported by Kite, but not under VERSION: "
                                 f"add it to src/abi/kmpc/omp_versions.cpp")
+        atomics = sorted(n for n in libomp if n.startswith("__kmpc_atomic"))
+        for name in atomics:
+            if name not in kite or "VERSION" not in kite[name]:
+                failures.append(f"{name} (an atomic entry point of libomp) is not exported "
+                                f"by Kite under VERSION")
+        print(f"libomp exports {len(atomics)} __kmpc_atomic* entry points")
         lacking = sorted(n for n in libomp if n.startswith("__kmpc_") and n not in kite)
         have = sum(1 for n in libomp if n.startswith("__kmpc_") and n in kite)
         print(f"libomp ({libomp_path}) exports {have + len(lacking)} __kmpc_* entry points; "
