@@ -13,6 +13,9 @@ CLANG_REFERENCE = "clang-omp"
 # Overheads below this (timer and noise level) are raised to it before a
 # ratio is taken, so that two near-zero numbers do not make a huge ratio.
 RATIO_FLOOR_US = 0.02
+# <variant><TOOL_SUFFIX> is <variant> with an OMPT tool registering every
+# callback with empty bodies (bench/tool).
+TOOL_SUFFIX = "-emptytool"
 SCHEMA = "kite-bench/1"
 
 
@@ -80,6 +83,10 @@ def summarize(runs, variants, threads_list, constructs):
             row["clang_reference_us"] = clang_ref
             row["ratios"] = {name: ratio(row[name]["median_us"], clang_ref if binary == "clang" else best)
                              for name, (base, binary) in kinds.items() if base == "kite"}
+            # What a tool costs on each runtime: the variant with the empty
+            # tool over the same runtime and binary without it.
+            row["tool_ratios"] = {name: ratio(row[name + TOOL_SUFFIX]["median_us"], row[name]["median_us"])
+                                  for name in variants if name + TOOL_SUFFIX in row}
             per_t[c] = row
         summary[str(t)] = per_t
     return summary
@@ -140,6 +147,7 @@ def markdown_table(data):
         for c in data["construct_order"]:
             cells = [fmt_ratio(data["summary"][t][c]["ratios"].get(primary)) for t in ts]
             lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    lines += tool_table(data)
     for t in ts:
         lines.append("")
         lines.append(f"Median overhead per construct instance, µs, {t} thread(s):")
@@ -152,6 +160,27 @@ def markdown_table(data):
             cells = [fmt_us(row[v]) for v in variants] + [fmt_ratio(row["ratios"].get(k)) for k in kite_variants]
             lines.append(f"| {c} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def tool_table(data):
+    """Per runtime and build: overhead with the empty tool / without it."""
+    ts = list(data["summary"].keys())
+    names = [n for n in data["variants"] if n + TOOL_SUFFIX in data["variants"]]
+    if not names or not ts:
+        return []
+    lines = ["", "Tool overhead: median overhead with an OMPT tool registering every callback with empty "
+                 "bodies / without a tool, same runtime and binary (**bold!** = above 1.15):", ""]
+    head = [f"{n} T={t}" for n in names for t in ts]
+    lines.append("| construct | " + " | ".join(head) + " |")
+    lines.append("|---|" + "---:|" * len(head))
+    for c in data["construct_order"]:
+        cells = []
+        for n in names:
+            for t in ts:
+                r = data["summary"][t][c].get("tool_ratios", {}).get(n)
+                cells.append("–" if r is None else (f"**{r:.2f}!**" if r > 1.15 else f"{r:.2f}"))
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def svg_chart(data, variant=None):
