@@ -26,6 +26,7 @@ Thread* g_pool_head = nullptr;       // idle workers
 Team* g_spare_teams = nullptr;       // recycled team objects
 std::atomic<int> g_next_gtid{0};
 std::atomic<int> g_live_workers{0};  // runtime-created threads
+std::atomic<int> g_live_roots{0};    // initial (user) threads with a record
 pthread_key_t g_thread_key;          // runs cleanup when a user thread exits
 
 void worker_loop(Thread* me);
@@ -196,6 +197,7 @@ void worker_loop(Thread* me) {
 void thread_exit_cleanup(void* arg) {
   Thread* me = static_cast<Thread*>(arg);
   if (me->is_worker) return;
+  g_live_roots.fetch_sub(1, std::memory_order_relaxed);
   if (me->hot_team && me->hot_team->in_use) return;  // exited inside a region: keep everything
   ompt::on_initial_thread_end(me);
   if (me->hot_team) {
@@ -220,6 +222,7 @@ void atfork_child() {
   g_live_workers.store(0);
   spin_config_for_threads(1);
   Thread* me = tls_self;
+  g_live_roots.store(me ? 1 : 0);
   if (me) {
     me->hot_team = nullptr;
     if (me->team == nullptr) me->cg_busy.store(1);
@@ -238,6 +241,11 @@ void init_once() {
 
 void runtime_init() { pthread_once(&g_init_once, init_once); }
 
+int runtime_thread_count() {
+  return g_live_roots.load(std::memory_order_relaxed) +
+         g_live_workers.load(std::memory_order_relaxed);
+}
+
 __attribute__((constructor(101))) static void kite_load_constructor() { runtime_init(); }
 
 Thread* self_slow() {
@@ -249,6 +257,7 @@ Thread* self_slow() {
   t->cg_root = t;
   t->cg_busy.store(1, std::memory_order_relaxed);
   t->handle = pthread_self();
+  g_live_roots.fetch_add(1, std::memory_order_relaxed);
   tls_self = t;
   pthread_setspecific(g_thread_key, t);
   places_init_initial_thread(t);

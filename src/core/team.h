@@ -124,6 +124,8 @@ inline Thread* self() {
 
 // Runtime initialization (env, ICVs); idempotent, runs at library load.
 void runtime_init();
+// Threads the runtime knows now: live initial threads and pool workers.
+int runtime_thread_count();
 
 // --- parallel regions ----------------------------------------------------
 

@@ -54,5 +54,24 @@ VERSION {
     kmp_set_blocktime;
     kmp_set_stacksize;
     kmp_set_stacksize_s;
+    kmp_aligned_malloc_;
+    kmp_calloc_;
+    kmp_free_;
+    kmp_get_blocktime_;
+    kmp_get_stacksize_;
+    kmp_get_stacksize_s_;
+    kmp_malloc_;
+    kmp_realloc_;
+    kmp_set_blocktime_;
+    kmp_set_stacksize_;
+    kmp_set_stacksize_s_;
+    kmpc_aligned_malloc;
+    kmpc_calloc;
+    kmpc_free;
+    kmpc_malloc;
+    kmpc_realloc;
+    kmpc_set_blocktime;
+    kmpc_set_stacksize;
+    kmpc_set_stacksize_s;
 } KITE_1.0;
 X

@@ -91,6 +91,21 @@ int dispatch_next(kmp_int32* p_last, T* p_lb, T* p_ub, ST* p_st) {
 
 }  // namespace
 
+namespace kite::kmpc {
+
+template <typename T, typename ST>
+void dispatch_init_at(kmp_int32 schedule, T lb, T ub, ST st, ST chunk, const void* codeptr_ra) {
+  dispatch_init(schedule, lb, ub, st, chunk, codeptr_ra);
+}
+template void dispatch_init_at(kmp_int32, kmp_int32, kmp_int32, kmp_int32, kmp_int32, const void*);
+template void dispatch_init_at(kmp_int32, kmp_uint32, kmp_uint32, kmp_int32, kmp_int32,
+                               const void*);
+template void dispatch_init_at(kmp_int32, kmp_int64, kmp_int64, kmp_int64, kmp_int64, const void*);
+template void dispatch_init_at(kmp_int32, kmp_uint64, kmp_uint64, kmp_int64, kmp_int64,
+                               const void*);
+
+}  // namespace kite::kmpc
+
 extern "C" {
 
 KITE_EXPORT void __kmpc_dispatch_init_4(ident_t*, kmp_int32, kmp_int32 schedule, kmp_int32 lb,

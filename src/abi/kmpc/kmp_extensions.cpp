@@ -2,6 +2,9 @@
 // worker stack size (OMP_STACKSIZE), the time a waiting thread spins
 // before it sleeps (KITE_SPIN_US; libomp calls it blocktime and sets it per
 // team, Kite has one budget for the process), and the memory routines.
+// Each comes in three bindings, as libomp exports them: C (kmp_*), Fortran
+// (kmp_*_, arguments by reference) and the kmpc_* forms that other
+// compilers' Fortran code calls with arguments by value.
 #include <limits.h>
 #include <stdlib.h>
 
@@ -68,5 +71,53 @@ KITE_EXPORT void* kmp_aligned_malloc(size_t size, size_t alignment) {
 }
 
 KITE_EXPORT void kmp_free(void* p) { free(p); }
+
+// --- Fortran: arguments by reference ----------------------------------------
+
+KITE_EXPORT void kmp_set_stacksize_(const int* bytes) {
+  set_stacksize("kmp_set_stacksize", *bytes);
+}
+
+KITE_EXPORT void kmp_set_stacksize_s_(const size_t* bytes) { kmp_set_stacksize_s(*bytes); }
+
+KITE_EXPORT int kmp_get_stacksize_(void) { return kmp_get_stacksize(); }
+
+KITE_EXPORT size_t kmp_get_stacksize_s_(void) { return kmp_get_stacksize_s(); }
+
+KITE_EXPORT void kmp_set_blocktime_(const int* msec) { kmp_set_blocktime(*msec); }
+
+KITE_EXPORT int kmp_get_blocktime_(void) { return kmp_get_blocktime(); }
+
+KITE_EXPORT void* kmp_malloc_(const size_t* size) { return malloc(*size); }
+
+KITE_EXPORT void* kmp_calloc_(const size_t* n, const size_t* size) { return calloc(*n, *size); }
+
+KITE_EXPORT void* kmp_realloc_(void* const* p, const size_t* size) { return realloc(*p, *size); }
+
+KITE_EXPORT void* kmp_aligned_malloc_(const size_t* size, const size_t* alignment) {
+  return kmp_aligned_malloc(*size, *alignment);
+}
+
+KITE_EXPORT void kmp_free_(void* const* p) { free(*p); }
+
+// --- kmpc_*: by value --------------------------------------------------------
+
+KITE_EXPORT void kmpc_set_stacksize(int bytes) { set_stacksize("kmpc_set_stacksize", bytes); }
+
+KITE_EXPORT void kmpc_set_stacksize_s(size_t bytes) { kmp_set_stacksize_s(bytes); }
+
+KITE_EXPORT void kmpc_set_blocktime(int msec) { kmp_set_blocktime(msec); }
+
+KITE_EXPORT void* kmpc_malloc(size_t size) { return malloc(size); }
+
+KITE_EXPORT void* kmpc_calloc(size_t n, size_t size) { return calloc(n, size); }
+
+KITE_EXPORT void* kmpc_realloc(void* p, size_t size) { return realloc(p, size); }
+
+KITE_EXPORT void* kmpc_aligned_malloc(size_t size, size_t alignment) {
+  return kmp_aligned_malloc(size, alignment);
+}
+
+KITE_EXPORT void kmpc_free(void* p) { free(p); }
 
 }  // extern "C"

@@ -52,4 +52,12 @@ constexpr int32_t kIdentWorkDistribute = 0x800;
 // (the runtime-wide thread index).
 inline kmp_int32 gtid_of(const Thread* t) { return t->gtid; }
 
+// Begins a dynamically scheduled loop (__kmpc_dispatch_init_*'s work;
+// dispatch.cpp) for entry points that compute the bounds first.
+// codeptr_ra: the program's call, for tools. Defined for the four loop
+// types (T, ST): (int32, int32), (uint32, int32), (int64, int64),
+// (uint64, int64).
+template <typename T, typename ST>
+void dispatch_init_at(kmp_int32 schedule, T lb, T ub, ST st, ST chunk, const void* codeptr_ra);
+
 }  // namespace kite::kmpc

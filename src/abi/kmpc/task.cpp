@@ -61,6 +61,10 @@ Header* new_task_block(Thread* me, kmp_int32 flags, size_t task_size, size_t sha
   task->part_id = 0;
   task->data1.destructors = nullptr;
   task->data2.priority = 0;
+  // A proxy task completes when its body has returned and someone has
+  // called __kmpc_proxy_task_completed(_ooo) (task_variants.cpp): the same
+  // two conditions as a detached task's.
+  if (flags & kFlagProxy) task_allow_completion_event(t);
   return h;
 }
 
@@ -151,6 +155,14 @@ kmp_int32 hand_back(void* new_task, kmp_int32 ndeps, kmp_depend_info* dep_list,
 }
 
 }  // namespace
+
+namespace kite::kmpc {
+
+kmp_int32 task_hand_back_at(void* new_task, const void* codeptr_ra, void* enter_frame) {
+  return hand_back(new_task, 0, nullptr, 0, nullptr, codeptr_ra, enter_frame);
+}
+
+}  // namespace kite::kmpc
 
 extern "C" {
 

@@ -32,6 +32,7 @@ namespace kite::kmpc {
 constexpr kmp_int32 kFlagTied = 0x1;
 constexpr kmp_int32 kFlagFinal = 0x2;
 constexpr kmp_int32 kFlagDestructors = 0x8;
+constexpr kmp_int32 kFlagProxy = 0x10;  // completed by __kmpc_proxy_task_completed(_ooo)
 constexpr kmp_int32 kFlagPriority = 0x20;
 
 struct alignas(16) Header {
@@ -57,5 +58,9 @@ Header* new_task_block(Thread* me, kmp_int32 flags, size_t task_size, size_t sha
 
 // Runs the task's entry until it has no part left, then its destructors.
 void run_task_parts(Header* h);
+
+// What __kmpc_omp_task does with a task (task.cpp), for entry points that
+// hand one over the same way; codeptr_ra / enter_frame: the program's call.
+kmp_int32 task_hand_back_at(void* new_task, const void* codeptr_ra, void* enter_frame);
 
 }  // namespace kite::kmpc
