@@ -155,6 +155,10 @@ int threads_for_region(const ForkSpec& spec, Thread* self);
 // codeptr_ra / enter_frame as in ForkSpec.
 void teams(void (*fn)(void*), void* data, int num_teams, int thread_limit,
            const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
+// One step of the league of a teams construct nested in a target region
+// (GOMP_teams4; see teams_in_target_step in target.h), reported to tools.
+bool teams_in_target(unsigned num_teams_low, unsigned num_teams_high, unsigned thread_limit,
+                     bool first, const void* codeptr_ra, void* enter_frame);
 
 // --- barriers ------------------------------------------------------------
 void team_barrier(Thread* self);  // explicit or implicit barrier

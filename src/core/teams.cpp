@@ -40,4 +40,14 @@ void teams(void (*fn)(void*), void* data, int num_teams, int thread_limit,
   if (tool) ompt::league_slow(me, ompt_scope_end, &league, n, codeptr_ra, enter_frame);
 }
 
+// gcc loops around GOMP_teams4 in the target region's initial task; the
+// step itself lives with the target region (target.cpp).
+bool teams_in_target(unsigned num_teams_low, unsigned num_teams_high, unsigned thread_limit,
+                     bool first, const void* codeptr_ra, void* enter_frame) {
+  bool more = teams_in_target_step(num_teams_low, num_teams_high, thread_limit, first);
+  if (KITE_UNLIKELY(ompt::active()))
+    ompt::target_league_step_slow(self(), first, more, codeptr_ra, enter_frame);
+  return more;
+}
+
 }  // namespace kite

@@ -53,6 +53,21 @@ extern "C" void kite_ompt_call_outlined(void (*fn)(void*), void* data, ompt_fram
 
 inline void set_state(Thread* t, int s) { t->ompt.state = s; }
 
+// --- regions -----------------------------------------------------------------
+// The parallel region an initial task belongs to: the league of the teams
+// construct whose team it runs, else the implicit region around it.
+inline ompt_data_t* initial_task_region(Task* t) {
+  return t->ompt.league ? t->ompt.league : &t->ompt.implicit_parallel_data;
+}
+// The region of the initial task that `t` descends from (t itself, or the
+// task an included task outside any team was created by); the thread's own
+// implicit region when the chain ends without one.
+ompt_data_t* region_outside_teams(Thread* me, Task* t);
+// The innermost parallel region (or league) of the thread's current task.
+inline ompt_data_t* current_region(Thread* me) {
+  return me->team ? &me->team->ompt.parallel_data : region_outside_teams(me, me->task);
+}
+
 inline void set_enter_frame(Task* task, void* cfa) {
   task->ompt.frame.enter_frame.ptr = cfa;
   task->ompt.frame.enter_frame_flags = ompt_frame_application | ompt_frame_cfa;

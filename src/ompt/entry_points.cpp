@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/places.h"
+#include "core/target.h"
 #include "ompt/callbacks.h"
 
 extern "C" int omp_get_num_devices(void);
@@ -200,12 +201,14 @@ int get_parallel_info(int level, ompt_data_t** parallel_data, int* team_size) {
     if (team_size) *team_size = t->nthreads;
     return 2;
   }
-  // The implicit parallel region of the initial task the team nest starts
-  // from: a region of one thread.
+  // The region of the initial task the team nest starts from: its implicit
+  // region of one thread, or the league of teams it is one team of.
   while (outermost && outermost->parent) outermost = outermost->parent;
-  Thread* root = outermost ? outermost->cg_root : me;
-  if (parallel_data) *parallel_data = &root->initial_task.ompt.implicit_parallel_data;
-  if (team_size) *team_size = 1;
+  Task* initial = outermost ? outermost->parent_task : me->task;
+  while (initial && initial->kind != kTaskInitial) initial = initial->parent;
+  if (!initial) initial = &me->initial_task;
+  if (parallel_data) *parallel_data = initial_task_region(initial);
+  if (team_size) *team_size = initial->ompt.league ? league_size(me) : 1;
   return 2;
 }
 
@@ -220,7 +223,7 @@ int get_task_info(int level, int* flags, ompt_data_t** task_data, ompt_frame_t**
     if (flags) *flags = ompt_task_initial;
     if (task_data) *task_data = &task->ompt.task_data;
     if (task_frame) *task_frame = &task->ompt.frame;
-    if (parallel_data) *parallel_data = &task->ompt.implicit_parallel_data;
+    if (parallel_data) *parallel_data = initial_task_region(task);
     if (thread_num) *thread_num = 0;
     return 2;
   }
@@ -240,7 +243,7 @@ int get_task_info(int level, int* flags, ompt_data_t** task_data, ompt_frame_t**
     if (task_frame) *task_frame = &task->ompt.frame;
     if (parallel_data)
       *parallel_data = task->team ? &task->team->ompt.parallel_data
-                                  : &me->initial_task.ompt.implicit_parallel_data;
+                                  : region_outside_teams(me, task);
     if (thread_num) *thread_num = task->ompt.thread_num;
     return 2;
   }

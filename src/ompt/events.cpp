@@ -22,10 +22,6 @@ ompt_data_t* implicit_region_data(Thread* me) {
   return &me->initial_task.ompt.implicit_parallel_data;
 }
 
-ompt_data_t* current_parallel_data(Thread* me) {
-  return me->team ? &me->team->ompt.parallel_data : implicit_region_data(me);
-}
-
 int working_state(Thread* me) {
   return me->team ? ompt_state_work_parallel : ompt_state_work_serial;
 }
@@ -37,6 +33,11 @@ void sync_region(ompt_callbacks_t which, ompt_sync_region_t kind, ompt_scope_end
 }
 
 }  // namespace
+
+ompt_data_t* region_outside_teams(Thread* me, Task* t) {
+  while (t && t->kind != kTaskInitial) t = t->parent;
+  return t ? initial_task_region(t) : implicit_region_data(me);
+}
 
 void on_thread_begin_slow(Thread* t, ompt_thread_t kind) {
   set_state(t, kind == ompt_thread_worker ? ompt_state_idle : ompt_state_work_serial);
@@ -133,7 +134,7 @@ void on_parallel_end_slow(Thread* me, Team* team) {
 void on_explicit_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
                               void* enter_frame) {
   Task* task = me->task;
-  ompt_data_t* pd = current_parallel_data(me);
+  ompt_data_t* pd = current_region(me);
   if (ep == ompt_scope_begin) {
     set_enter_frame(task, enter_frame);
     sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_explicit, ep, pd,

@@ -19,11 +19,6 @@ int working_state(Thread* me) {
   return me->team ? ompt_state_work_parallel : ompt_state_work_serial;
 }
 
-ompt_data_t* region_data(Thread* me) {
-  return me->team ? &me->team->ompt.parallel_data
-                  : &me->initial_task.ompt.implicit_parallel_data;
-}
-
 void schedule(Task* prior, int status, Task* next) {
   auto cb = callback<ompt_callback_task_schedule_t>(ompt_callback_task_schedule);
   if (cb)
@@ -185,7 +180,7 @@ void league_task_slow(Thread* me, ompt_data_t* league, int n, int index, void (*
                       void* data) {
   Task* task = me->task;
   // The inquiries answer an initial task's region from the task itself.
-  task->ompt.implicit_parallel_data = *league;
+  task->ompt.league = league;
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb) cb(ompt_scope_begin, league, &task->ompt.task_data, unsigned(n), unsigned(index),
              ompt_task_initial);
@@ -214,7 +209,7 @@ void sync_task_region_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpo
   Task* task = me->task;
   if (ep == ompt_scope_begin && enter_frame) set_enter_frame(task, enter_frame);
   auto cb = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region);
-  if (cb) cb(kind, ep, region_data(me), &task->ompt.task_data, codeptr_ra);
+  if (cb) cb(kind, ep, current_region(me), &task->ompt.task_data, codeptr_ra);
   if (ep == ompt_scope_end) clear_enter_frame(task);
 }
 
@@ -225,9 +220,9 @@ void sync_task_wait_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoin
   if (ep == ompt_scope_begin) {
     set_state(me, kind == ompt_sync_region_taskwait ? ompt_state_wait_taskwait
                                                     : ompt_state_wait_taskgroup);
-    if (cb) cb(kind, ep, region_data(me), &task->ompt.task_data, codeptr_ra);
+    if (cb) cb(kind, ep, current_region(me), &task->ompt.task_data, codeptr_ra);
   } else {
-    if (cb) cb(kind, ep, region_data(me), &task->ompt.task_data, codeptr_ra);
+    if (cb) cb(kind, ep, current_region(me), &task->ompt.task_data, codeptr_ra);
     set_state(me, working_state(me));
   }
 }

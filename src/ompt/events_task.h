@@ -68,6 +68,17 @@ void league_slow(Thread* me, ompt_scope_endpoint_t ep, ompt_data_t* league, int 
 void league_task_slow(Thread* me, ompt_data_t* league, int n, int index, void (*fn)(void*),
                       void* data);
 
+// A league of teams run by GOMP_teams4 inside a target region: the target's
+// initial task runs the teams one after the other, in the compiler's loop
+// around GOMP_teams4. Called after each step of that loop: `first` for the
+// call that opened the league, `more` when a team (me->league_num) starts
+// now. Reports the league (parallel_begin/end as for a host league, the
+// GOMP_teams4 call's return address and enter frame) and each team's
+// initial task (implicit_task, ompt_task_initial): the team borrows the
+// target task's record, whose own data comes back when the league ends.
+void target_league_step_slow(Thread* me, bool first, bool more, const void* codeptr_ra,
+                             void* enter_frame);
+
 // Runs a target region's body (on the host) in its initial task me->task:
 // implicit_task begin/end (ompt_task_initial, parallelism 1, index 1, its
 // own implicit parallel region) around it, exit frame set.

@@ -8,15 +8,10 @@ namespace ompt {
 
 namespace {
 
-ompt_data_t* region_data(Thread* me) {
-  return me->team ? &me->team->ompt.parallel_data
-                  : &me->initial_task.ompt.implicit_parallel_data;
-}
-
 void sync(ompt_callbacks_t which, ompt_scope_endpoint_t ep, Thread* me, const void* ra) {
   auto cb = callback<ompt_callback_sync_region_t>(which);
   if (cb)
-    cb(ompt_sync_region_barrier_implicit_workshare, ep, region_data(me),
+    cb(ompt_sync_region_barrier_implicit_workshare, ep, current_region(me),
        &me->task->ompt.task_data, ra);
 }
 
@@ -36,7 +31,7 @@ void work_begin_slow(Thread* me, int work, uint64_t count, const void* codeptr_r
   me->ompt.work_ra = codeptr_ra;
   auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
   if (cb)
-    cb(static_cast<ompt_work_t>(work), ompt_scope_begin, region_data(me),
+    cb(static_cast<ompt_work_t>(work), ompt_scope_begin, current_region(me),
        &me->task->ompt.task_data, count, codeptr_ra);
 }
 
@@ -47,7 +42,7 @@ void work_end_slow(Thread* me) {
   auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
   // 5.2 leaves count unspecified at the end; 0 says "not reported again".
   if (cb)
-    cb(static_cast<ompt_work_t>(work), ompt_scope_end, region_data(me), &me->task->ompt.task_data,
+    cb(static_cast<ompt_work_t>(work), ompt_scope_end, current_region(me), &me->task->ompt.task_data,
        0, me->ompt.work_ra);
 }
 
@@ -61,12 +56,12 @@ void dispatch_slow(Thread* me, uint64_t first, uint64_t iterations) {
     // gcc gives the runtime no address per section: the instance is the
     // section's number (from 1), as GOMP_sections_next hands it out.
     instance.value = first + 1;
-    cb(region_data(me), &me->task->ompt.task_data, ompt_dispatch_section, instance);
+    cb(current_region(me), &me->task->ompt.task_data, ompt_dispatch_section, instance);
     return;
   }
   ompt_dispatch_chunk_t chunk{first, iterations};
   instance.ptr = &chunk;
-  cb(region_data(me), &me->task->ompt.task_data, ompt_dispatch_ws_loop_chunk, instance);
+  cb(current_region(me), &me->task->ompt.task_data, ompt_dispatch_ws_loop_chunk, instance);
 }
 
 void taskloop_slow(Thread* me, ompt_scope_endpoint_t ep, uint64_t count, const void* codeptr_ra,
@@ -74,7 +69,7 @@ void taskloop_slow(Thread* me, ompt_scope_endpoint_t ep, uint64_t count, const v
   Task* task = me->task;
   if (ep == ompt_scope_begin && enter_frame) set_enter_frame(task, enter_frame);
   auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
-  if (cb) cb(ompt_work_taskloop, ep, region_data(me), &task->ompt.task_data, count, codeptr_ra);
+  if (cb) cb(ompt_work_taskloop, ep, current_region(me), &task->ompt.task_data, count, codeptr_ra);
   if (ep == ompt_scope_end) clear_enter_frame(task);
 }
 
@@ -86,7 +81,7 @@ void taskloop_task_slow(Thread* me, Task* t, bool undeferred, uint64_t first,
   ompt_dispatch_chunk_t chunk{first, iterations};
   ompt_data_t instance;
   instance.ptr = &chunk;
-  cb(region_data(me), &t->ompt.task_data, ompt_dispatch_taskloop_chunk, instance);
+  cb(current_region(me), &t->ompt.task_data, ompt_dispatch_taskloop_chunk, instance);
 }
 
 void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
@@ -109,7 +104,7 @@ void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_r
 
 void masked_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
   auto cb = callback<ompt_callback_masked_t>(ompt_callback_masked);
-  if (cb) cb(ep, region_data(me), &me->task->ompt.task_data, codeptr_ra);
+  if (cb) cb(ep, current_region(me), &me->task->ompt.task_data, codeptr_ra);
 }
 
 void flush_slow(Thread* me, const void* codeptr_ra) {
@@ -120,7 +115,7 @@ void flush_slow(Thread* me, const void* codeptr_ra) {
 void reduction_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
   auto cb = callback<ompt_callback_sync_region_t>(ompt_callback_reduction);
   if (cb)
-    cb(ompt_sync_region_reduction, ep, region_data(me), &me->task->ompt.task_data, codeptr_ra);
+    cb(ompt_sync_region_reduction, ep, current_region(me), &me->task->ompt.task_data, codeptr_ra);
 }
 
 }  // namespace ompt

@@ -19,6 +19,20 @@ struct ThreadState {
   // ompt_work_t, 0 for none, and its codeptr_ra.
   int work;
   const void* work_ra;
+  // A league run by GOMP_teams4 inside a target region (events_league.cpp):
+  // the league's data and codeptr_ra, the team now running in the target's
+  // initial task, and that task's own data, set aside while a team's
+  // initial task borrows the task record. league_open: parallel_begin was
+  // reported, so the rest of the league is too.
+  ompt_data_t league;
+  const void* league_ra;
+  ompt_data_t league_saved_task;
+  int league_index;
+  bool league_open;
+  // A scope construct begun by GOMP_scope_start in `scope_team`: its end is
+  // the thread's next barrier in that team (events_ws.cpp).
+  const void* scope_team;
+  const void* scope_ra;
 };
 
 struct TaskState {
@@ -27,6 +41,9 @@ struct TaskState {
   // Only meaningful for initial tasks: the implicit parallel region that
   // encloses an initial task has no Team object, so its data lives here.
   ompt_data_t implicit_parallel_data;
+  // Initial tasks of a teams construct's teams: the league, the parallel
+  // region they belong to instead (null: implicit_parallel_data).
+  ompt_data_t* league;
   // Explicit tasks (src/ompt/events_task.cpp): the ompt_task_flag_t bits
   // reported at creation, and the thread that runs the task (tied tasks
   // never move), for ompt_get_task_info.

@@ -44,6 +44,20 @@ def imported_kmpc(path):
     return names
 
 
+def non_atomic_failures(libomp, kite):
+    """Every non-atomic __kmpc_* entry point libomp exports must be exported by
+    Kite under VERSION (the atomic ones are checked in main)."""
+    failures = []
+    names = sorted(n for n in libomp
+                   if n.startswith("__kmpc_") and not n.startswith("__kmpc_atomic"))
+    for name in names:
+        if name not in kite or "VERSION" not in kite[name]:
+            failures.append(f"{name} (a non-atomic entry point of libomp) is not exported "
+                            f"by Kite under VERSION")
+    print(f"libomp exports {len(names)} non-atomic __kmpc_* entry points")
+    return failures
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__)
@@ -74,6 +88,7 @@ def main():
                 failures.append(f"{name} (an atomic entry point of libomp) is not exported "
                                 f"by Kite under VERSION")
         print(f"libomp exports {len(atomics)} __kmpc_atomic* entry points")
+        failures += non_atomic_failures(libomp, kite)
         lacking = sorted(n for n in libomp if n.startswith("__kmpc_") and n not in kite)
         have = sum(1 for n in libomp if n.startswith("__kmpc_") and n in kite)
         print(f"libomp ({libomp_path}) exports {have + len(lacking)} __kmpc_* entry points; "

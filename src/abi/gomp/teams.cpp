@@ -23,7 +23,8 @@ KITE_EXPORT void GOMP_teams_reg(void (*fn)(void*), void* data, unsigned num_team
 
 KITE_EXPORT bool GOMP_teams4(unsigned num_teams_low, unsigned num_teams_high,
                              unsigned thread_limit, bool first) {
-  return teams_in_target_step(num_teams_low, num_teams_high, thread_limit, first);
+  return teams_in_target(num_teams_low, num_teams_high, thread_limit, first,
+                         KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
 }
 
 KITE_EXPORT void GOMP_teams(unsigned num_teams, unsigned thread_limit) {

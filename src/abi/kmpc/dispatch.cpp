@@ -158,4 +158,9 @@ KITE_EXPORT void __kmpc_dispatch_fini_4u(ident_t*, kmp_int32) {}
 KITE_EXPORT void __kmpc_dispatch_fini_8(ident_t*, kmp_int32) {}
 KITE_EXPORT void __kmpc_dispatch_fini_8u(ident_t*, kmp_int32) {}
 
+// Clang 19+ calls this when a thread leaves a dynamically scheduled loop.
+// The thread's part of the loop already ended when __kmpc_dispatch_next
+// returned 0 (the core keeps no per-loop buffer to free after that).
+KITE_EXPORT void __kmpc_dispatch_deinit(ident_t*, kmp_int32) {}
+
 }  // extern "C"

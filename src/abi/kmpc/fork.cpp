@@ -200,7 +200,7 @@ KITE_EXPORT void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro microtas
   int num_teams = t_pushed.num_teams, limit = t_pushed.thread_limit;
   t_pushed.num_teams = 0;
   t_pushed.thread_limit = 0;
-  teams(run_teams_outlined, &o, num_teams, limit);
+  teams(run_teams_outlined, &o, num_teams, limit, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
 }
 
 }  // extern "C"

@@ -135,7 +135,9 @@ static void rec_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t* pd, ompt_da
   int initial = (flags & ompt_task_initial) != 0;
   if (ep == ompt_scope_begin) {
     td->value = rec_get_unique_id();
-    if (initial && pd) pd->value = rec_get_unique_id();
+    /* An initial task's own implicit region gets an id here; a league
+     * already got one at its parallel_begin. */
+    if (initial && pd && !pd->value) pd->value = rec_get_unique_id();
   }
   rec_event* e = rec_push(ep == ompt_scope_begin ? (initial ? EV_INITIAL_BEGIN : EV_IMPLICIT_BEGIN)
                                                  : (initial ? EV_INITIAL_END : EV_IMPLICIT_END));
