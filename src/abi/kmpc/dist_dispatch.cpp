@@ -20,7 +20,8 @@ void dist_dispatch_init(kmp_int32 schedule, kmp_int32* p_last, T lb, T ub, ST st
   // region inside a team belong to that team).
   const int size = league_size(me);
   const unsigned long long nteams = size > 1 ? static_cast<unsigned long long>(size) : 1;
-  const unsigned long long team = size > 1 ? static_cast<unsigned long long>(league_team_num(me)) : 0;
+  const unsigned long long team =
+      size > 1 ? static_cast<unsigned long long>(league_team_num(me)) : 0;
   const unsigned long long trip = trip_count(lb, ub, st, "__kmpc_dist_dispatch_init");
   const StaticPart p = static_part(trip, nteams, team, 0);
   if (p_last) *p_last = p.last ? 1 : 0;

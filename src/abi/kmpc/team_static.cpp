@@ -18,7 +18,8 @@ void team_static_init(kmp_int32* p_last, T* p_lb, T* p_ub, ST* p_st, ST incr, ST
   // region inside a team belong to that team).
   const int size = league_size(me);
   const unsigned long long nteams = size > 1 ? static_cast<unsigned long long>(size) : 1;
-  const unsigned long long team = size > 1 ? static_cast<unsigned long long>(league_team_num(me)) : 0;
+  const unsigned long long team =
+      size > 1 ? static_cast<unsigned long long>(league_team_num(me)) : 0;
   if (chunk < 1) {
     warn("__kmpc_team_static_init: chunk size %lld is not positive; using 1", (long long)chunk);
     chunk = 1;

@@ -13,6 +13,7 @@ void __kmpc_dist_dispatch_init_4(ident_t*, int, int, int*, int, int, int, int);
 int __kmpc_dispatch_next_4(ident_t*, int, int*, int*, int*, int*);
 void __kmpc_dist_dispatch_init_8(ident_t*, int, int, int*, int64_t, int64_t, int64_t, int64_t);
 int __kmpc_dispatch_next_8(ident_t*, int, int*, int64_t*, int64_t*, int64_t*);
+void __kmpc_dispatch_deinit(ident_t*, int);
 int __kmpc_global_thread_num(ident_t*);
 
 #define N 997
@@ -40,6 +41,7 @@ int main(void) {
           team_of[i] = team;
         }
       }
+      __kmpc_dispatch_deinit(NULL, gtid);  // clang 19+ ends each dynamic loop with it
       if (team_last && omp_get_thread_num() == 0)
         __atomic_add_fetch(&last_teams, 1, __ATOMIC_RELAXED);
     }
@@ -62,6 +64,7 @@ int main(void) {
     int64_t lb, ub, st;
     while (__kmpc_dispatch_next_8(NULL, gtid, &last, &lb, &ub, &st))
       for (int64_t v = lb; v >= ub; v += st) __atomic_add_fetch(&hits[v / 10], 1, __ATOMIC_RELAXED);
+    __kmpc_dispatch_deinit(NULL, gtid);
   }
   for (int i = 0; i < N; ++i) CHECK(hits[i] == 1);
   KITE_TEST_END();

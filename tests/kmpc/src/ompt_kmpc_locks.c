@@ -24,9 +24,15 @@ __attribute__((noinline)) void k_init_hint(void* l, uintptr_t h) {
   __kmpc_init_lock_with_hint(NULL, 0, (void**)l, h);
   KEEP_FRAME();
 }
-__attribute__((noinline)) void k_destroy(void* l) { __kmpc_destroy_lock(NULL, 0, (void**)l); KEEP_FRAME(); }
+__attribute__((noinline)) void k_destroy(void* l) {
+  __kmpc_destroy_lock(NULL, 0, (void**)l);
+  KEEP_FRAME();
+}
 __attribute__((noinline)) void k_set(void* l) { __kmpc_set_lock(NULL, 0, (void**)l); KEEP_FRAME(); }
-__attribute__((noinline)) void k_unset(void* l) { __kmpc_unset_lock(NULL, 0, (void**)l); KEEP_FRAME(); }
+__attribute__((noinline)) void k_unset(void* l) {
+  __kmpc_unset_lock(NULL, 0, (void**)l);
+  KEEP_FRAME();
+}
 __attribute__((noinline)) int k_test(void* l) {
   int r = __kmpc_test_lock(NULL, 0, (void**)l);
   KEEP_FRAME();
