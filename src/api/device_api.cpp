@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/target.h"
+#include "ompt/events_target.h"
 
 using namespace kite;
 
@@ -54,6 +55,33 @@ int copy_rect(char* dst, const char* src, size_t elem, int num_dims, const size_
   return 0;
 }
 
+// The device number a tool is told: omp_initial_device names the host.
+int device_number(int device) { return device == kOmpInitialDevice ? initial_device() : device; }
+
+// A data operation of a device memory routine, reported to a tool around
+// what the routine does (OpenMP 5.2 §18.8: target-data-op-begin/-end).
+struct ReportedOp {
+  ompt::DataOp op;
+  Thread* me;
+  ReportedOp(ompt_target_data_op_t type, void* src, int src_dev, void* dst, int dst_dev,
+             size_t bytes, const void* ra)
+      : op{type, src, device_number(src_dev), dst, device_number(dst_dev), bytes, ra, 0},
+        me(ompt::active() ? self() : nullptr) {
+    if (KITE_UNLIKELY(me)) ompt::data_op_slow(me, &op, ompt_scope_begin);
+  }
+  void end(void* dest_addr) {
+    op.dest_addr = dest_addr;
+    if (KITE_UNLIKELY(me)) ompt::data_op_slow(me, &op, ompt_scope_end);
+  }
+};
+
+// Host-to-host copies have no direction; reported as transfers to the
+// device, the source being the host.
+ompt_target_data_op_t transfer_kind(int src_device) {
+  (void)src_device;
+  return ompt_target_data_transfer_to_device;
+}
+
 int clamp_int64(int64_t v, const char* routine) {
   if (v > INT_MAX || v < INT_MIN) {
     int c = v > INT_MAX ? INT_MAX : INT_MIN;
@@ -92,12 +120,21 @@ KITE_EXPORT void omp_set_default_device(int device_num) {
 
 KITE_EXPORT void* omp_target_alloc(size_t size, int device_num) {
   if (!device_routine_on_host(device_num)) return nullptr;
-  return malloc(size);
+  ReportedOp r(ompt_target_data_alloc, nullptr, initial_device(), nullptr, device_num, size,
+               __builtin_return_address(0));
+  void* p = malloc(size);
+  r.end(p);
+  return p;
 }
 
 KITE_EXPORT void omp_target_free(void* device_ptr, int device_num) {
   if (!device_routine_on_host(device_num)) return;
+  // Freeing a null pointer does nothing, and is not an operation.
+  if (!device_ptr) return;
+  ReportedOp r(ompt_target_data_delete, device_ptr, device_num, nullptr, device_num, 0,
+               __builtin_return_address(0));
   free(device_ptr);
+  r.end(nullptr);
 }
 
 // Host memory is always "present" on the host device.
@@ -112,7 +149,12 @@ KITE_EXPORT int omp_target_memcpy(void* dst, const void* src, size_t length, siz
     return EINVAL;
   if (length == 0) return 0;
   if (!dst || !src) return EINVAL;
-  memmove(static_cast<char*>(dst) + dst_offset, static_cast<const char*>(src) + src_offset, length);
+  char* to = static_cast<char*>(dst) + dst_offset;
+  char* from = const_cast<char*>(static_cast<const char*>(src)) + src_offset;
+  ReportedOp r(transfer_kind(src_device_num), from, src_device_num, to, dst_device_num, length,
+               __builtin_return_address(0));
+  memmove(to, from, length);
+  r.end(to);
   return 0;
 }
 
@@ -130,8 +172,16 @@ KITE_EXPORT int omp_target_memcpy_rect(void* dst, const void* src, size_t elemen
   if (!dst || !src || num_dims < 1 || !volume || !dst_offsets || !src_offsets ||
       !dst_dimensions || !src_dimensions)
     return EINVAL;
-  return copy_rect(static_cast<char*>(dst), static_cast<const char*>(src), element_size, num_dims,
-                   volume, dst_offsets, src_offsets, dst_dimensions, src_dimensions);
+  // One operation for the whole sub-volume: its bytes, between the arrays.
+  size_t bytes = element_size;
+  for (int i = 0; i < num_dims; ++i)
+    if (__builtin_mul_overflow(bytes, volume[i], &bytes)) bytes = SIZE_MAX;
+  ReportedOp r(transfer_kind(src_device_num), const_cast<void*>(src), src_device_num, dst,
+               dst_device_num, bytes, __builtin_return_address(0));
+  int rc = copy_rect(static_cast<char*>(dst), static_cast<const char*>(src), element_size,
+                     num_dims, volume, dst_offsets, src_offsets, dst_dimensions, src_dimensions);
+  r.end(dst);
+  return rc;
 }
 
 // Association pairs host memory with memory of another device; there is no

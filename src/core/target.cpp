@@ -13,6 +13,7 @@
 
 #include <new>
 
+#include "ompt/events_target.h"
 #include "ompt/events_task.h"
 #include "places.h"
 
@@ -158,15 +159,46 @@ InitialTaskScope::~InitialTaskScope() {
   me->place_hi = place_hi_;
 }
 
-void target_region_on_host(void (*fn)(void*), void* data, int thread_limit) {
-  Thread* me = self();
+namespace {
+
+// The region of a target construct: a new initial task on this thread.
+// With a tool, `rec` is the construct (null for a region no target
+// construct encloses): the creation of the initial task is the kernel's
+// submission, and the task is marked as the construct's.
+void run_target_region(Thread* me, void (*fn)(void*), void* data, int thread_limit,
+                       ompt::TargetRecord* rec, unsigned num_teams) {
   TaskIcvs icv = g_icv.initial;
   if (thread_limit > 0) icv.thread_limit = thread_limit;
+  bool tool = ompt::active();
+  if (KITE_UNLIKELY(tool && rec)) ompt::target_submit_slow(rec, ompt_scope_begin, num_teams);
   InitialTaskScope scope(me, icv);
-  if (KITE_UNLIKELY(ompt::active()))
+  if (KITE_UNLIKELY(tool)) {
+    if (rec) {
+      ompt::mark_target_initial_task(me, rec);
+      ompt::target_submit_slow(rec, ompt_scope_end, num_teams);
+    }
     ompt::target_initial_task_slow(me, fn, data);
-  else
+  } else {
     fn(data);
+  }
+}
+
+}  // namespace
+
+void target_region_on_host(void (*fn)(void*), void* data, int thread_limit) {
+  run_target_region(self(), fn, data, thread_limit, nullptr, 0);
+}
+
+void target_data_construct(DataConstruct kind, void** depend, bool nowait, const void* codeptr_ra) {
+  Thread* me = self();
+  if (depend && !nowait) taskwait_depend(me, depend);
+  if (KITE_LIKELY(!ompt::active())) return;
+  ompt_target_t k = kind == kEnterData  ? (nowait ? ompt_target_enter_data_nowait : ompt_target_enter_data)
+                    : kind == kExitData ? (nowait ? ompt_target_exit_data_nowait : ompt_target_exit_data)
+                                        : (nowait ? ompt_target_update_nowait : ompt_target_update);
+  ompt::TargetRecord rec;
+  ompt::target_begin_slow(me, &rec, k, initial_device(), nullptr, codeptr_ra);
+  ompt::target_end_slow(me, &rec);
 }
 
 namespace {
@@ -205,6 +237,8 @@ struct TargetTaskHeader {
   size_t mapnum;
   size_t privates_offset;  // from the start of the header
   int thread_limit;
+  unsigned num_teams;
+  const void* codeptr_ra;
 };
 
 struct TargetTaskSource {
@@ -220,14 +254,27 @@ void build_target_task_block(void* dst, void* src) {
   h->mapnum = l.mapnum;
   h->privates_offset = s.privates_offset;
   h->thread_limit = l.thread_limit;
+  h->num_teams = l.num_teams;
+  h->codeptr_ra = l.codeptr_ra;
   void** vec = reinterpret_cast<void**>(h + 1);
   if (l.mapnum) memcpy(vec, l.hostaddrs, l.mapnum * sizeof(void*));
   copy_privates(l, static_cast<char*>(dst) + s.privates_offset, vec);
 }
 
+// The body of a target task: the construct begins when the task runs, its
+// dependences met (OpenMP 5.2 §13.8, target-begin).
 void run_target_task(void* block) {
   auto* h = static_cast<TargetTaskHeader*>(block);
-  target_region_on_host(h->fn, reinterpret_cast<void**>(h + 1), h->thread_limit);
+  Thread* me = self();
+  void** vec = reinterpret_cast<void**>(h + 1);
+  if (KITE_LIKELY(!ompt::active())) {
+    run_target_region(me, h->fn, vec, h->thread_limit, nullptr, 0);
+    return;
+  }
+  ompt::TargetRecord rec;
+  ompt::target_begin_slow(me, &rec, ompt_target_nowait, initial_device(), me->task, h->codeptr_ra);
+  run_target_region(me, h->fn, vec, h->thread_limit, &rec, h->num_teams);
+  ompt::target_end_slow(me, &rec);
 }
 
 void spawn_target_task(Thread* me, const TargetLaunch& l) {
@@ -244,6 +291,7 @@ void spawn_target_task(Thread* me, const TargetLaunch& l) {
   spec.arg_align = long(align);
   spec.if_clause = true;
   spec.depend = l.depend;
+  spec.codeptr_ra = l.codeptr_ra;
   task_spawn(me, spec);
 }
 
@@ -274,7 +322,14 @@ void target_launch(const TargetLaunch& l) {
     copy_privates(l, buf, l.hostaddrs);
   }
   if (l.depend) taskwait_depend(me, l.depend);
-  target_region_on_host(l.fn, l.hostaddrs, l.thread_limit);
+  if (KITE_LIKELY(!ompt::active())) {
+    run_target_region(me, l.fn, l.hostaddrs, l.thread_limit, nullptr, 0);
+  } else {
+    ompt::TargetRecord rec;
+    ompt::target_begin_slow(me, &rec, ompt_target, initial_device(), nullptr, l.codeptr_ra);
+    run_target_region(me, l.fn, l.hostaddrs, l.thread_limit, &rec, l.num_teams);
+    ompt::target_end_slow(me, &rec);
+  }
   if (heap) xfree(heap);
 }
 

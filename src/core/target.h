@@ -70,6 +70,8 @@ struct TargetLaunch {
   int thread_limit;           // > 0: thread-limit-var of the region
   void** depend;              // depend clauses (libgomp layout) or null
   bool nowait;                // a deferrable target task
+  unsigned num_teams;         // num_teams clause (0: none), for tools
+  const void* codeptr_ra;     // the ABI call's return address, for tools
 };
 
 // Executes a target construct on the host. Without nowait the encountering
@@ -78,6 +80,14 @@ struct TargetLaunch {
 // dependences) like any explicit task; the caller's argument vector and
 // private data are copied into it, so the caller may return at once.
 void target_launch(const TargetLaunch& launch);
+
+// The data-mapping constructs, which move no data on the host: what is
+// left of each is the wait for its dependences (unless nowait: a target
+// task with nothing to do is complete at once) and what tools are told.
+// target data reports an enter-data construct at its start and an
+// exit-data construct at its end, as OpenMP 5.2 §13.5 says.
+enum DataConstruct { kEnterData, kExitData, kUpdate };
+void target_data_construct(DataConstruct kind, void** depend, bool nowait, const void* codeptr_ra);
 
 // One step of the league of a teams construct nested in a host target
 // region (the loop gcc builds around GOMP_teams4): the first call opens the

@@ -12,6 +12,7 @@
 #include "core/places.h"
 #include "core/target.h"
 #include "ompt/callbacks.h"
+#include "ompt/events_target.h"
 
 extern "C" int omp_get_num_devices(void);
 
@@ -78,6 +79,22 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_sync_region:
     case ompt_callback_sync_region_wait:
       return ompt_set_sometimes;
+    // Device constructs run on the host (events_target.h): every one of a
+    // gcc program; clang 14 compiles a program without offload targets so
+    // that its device constructs make no runtime call at all.
+    case ompt_callback_target:
+    case ompt_callback_target_emi:
+    case ompt_callback_target_submit:
+    case ompt_callback_target_submit_emi:
+      return ompt_set_sometimes;
+    // Every device memory routine that does something (both ABIs call the
+    // same omp_target_* routines).
+    case ompt_callback_target_data_op:
+    case ompt_callback_target_data_op_emi:
+      return ompt_set_always;
+    // Never: a map clause maps onto the host, where the original list item
+    // is its own corresponding item, so no mapping happens; and Kite
+    // initializes, loads and unloads no device other than the host.
     default:
       return ompt_set_never;
   }
@@ -257,10 +274,22 @@ int get_task_memory(void** addr, size_t* size, int block) {
   return 0;
 }
 
-int get_num_devices() { return omp_get_num_devices(); }
+// Every device a callback may name, the host included: omp_get_num_devices
+// counts only the others, and the host's number (omp_get_initial_device)
+// comes after them, so device numbers in callbacks stay below this count.
+int get_num_devices() { return omp_get_num_devices() + 1; }
 
+// Inside a device construct (on the thread that encountered it, or any
+// thread of a target region's contention group): the device it runs on,
+// the runtime's id of the construct, and the operation being initiated.
 int get_target_info(uint64_t* device_num, ompt_id_t* target_id, ompt_id_t* host_op_id) {
-  return 0;  // no target region is reported to tools yet
+  Thread* me = tls_self;
+  TargetRecord* rec = me ? current_target(me) : nullptr;
+  if (!rec) return 0;
+  if (device_num) *device_num = uint64_t(rec->device_num);
+  if (target_id) *target_id = rec->target_id;
+  if (host_op_id) *host_op_id = rec->host_op_id;
+  return 1;
 }
 
 std::atomic<uint64_t> g_next_id{0};

@@ -11,6 +11,8 @@
 namespace kite {
 namespace ompt {
 
+struct TargetRecord;  // a device construct in progress (events_target.h)
+
 struct ThreadState {
   ompt_data_t thread_data;  // the tool's, ompt_data_none when the thread starts
   int state;                // ompt_state_t, written only by the thread itself
@@ -33,6 +35,9 @@ struct ThreadState {
   // the thread's next barrier in that team (events_ws.cpp).
   const void* scope_team;
   const void* scope_ra;
+  // The device construct this thread encountered and has not finished,
+  // for ompt_get_target_info (null outside one).
+  TargetRecord* target;
 };
 
 struct TaskState {
@@ -49,6 +54,9 @@ struct TaskState {
   // never move), for ompt_get_task_info.
   int flags;
   int thread_num;
+  // Only meaningful for initial tasks: set on the initial task of a target
+  // region, so that every thread of the region finds its construct.
+  TargetRecord* target;
 };
 
 struct TeamState {

@@ -25,7 +25,9 @@ constexpr intptr_t kArgDeviceMask = (1 << 7) - 1;
 constexpr intptr_t kArgDeviceAll = 0;
 constexpr intptr_t kArgSubsequentParam = 1 << 7;
 constexpr intptr_t kArgIdMask = ((1 << 8) - 1) << 8;
+constexpr intptr_t kArgNumTeams = 1 << 8;
 constexpr intptr_t kArgThreadLimit = 2 << 8;
+constexpr unsigned kFlagExitData = 1 << 1;
 constexpr int kArgValueShift = 16;
 
 void select_device(int device) {
@@ -36,15 +38,10 @@ void select_device(int device) {
   select_device_for_construct(device);
 }
 
-// Data constructs move no data on the host; what is left of them is the
-// wait for their dependences (a nowait one is a task with nothing to do).
-void wait_for_dependences(void** depend, unsigned flags) {
-  if (depend && !(flags & kFlagNowait)) taskwait_depend(self(), depend);
-}
-
-// The thread_limit the target region's teams may use, from the argument
-// list gcc builds for GOMP_target_ext (0: no limit given).
-int thread_limit_from_args(void** args) {
+// A positive value of the argument list gcc builds for GOMP_target_ext
+// (num_teams, thread_limit); 0 when absent or not positive (0: left to the
+// runtime; -1: known only on the device).
+int positive_arg(void** args, intptr_t which) {
   if (!args) return 0;
   while (*args) {
     intptr_t id = reinterpret_cast<intptr_t>(*args++);
@@ -54,8 +51,7 @@ int thread_limit_from_args(void** args) {
     else
       val = id >> kArgValueShift;
     if ((id & kArgDeviceMask) != kArgDeviceAll) continue;
-    if ((id & kArgIdMask) != kArgThreadLimit) continue;
-    // -1 means "known only on the device": no limit from here.
+    if ((id & kArgIdMask) != which) continue;
     if (val <= 0) return 0;
     return val > 0x7fffffff ? 0x7fffffff : int(val);
   }
@@ -91,7 +87,12 @@ KITE_EXPORT void GOMP_target(int device, void (*fn)(void*), const void* unused, 
   (void)sizes;
   (void)kinds;
   select_device(device);
-  target_region_on_host(fn, hostaddrs, 0);
+  TargetLaunch l{};
+  l.fn = fn;
+  l.hostaddrs = hostaddrs;
+  l.mapnum = mapnum;
+  l.codeptr_ra = __builtin_return_address(0);
+  target_launch(l);
 }
 
 // A target region; with nowait, a target task.
@@ -108,9 +109,11 @@ KITE_EXPORT void GOMP_target_ext(int device, void (*fn)(void*), size_t mapnum, v
     l.nprivates = collect_firstprivates(mapnum, hostaddrs, sizes, kinds, privates);
     l.privates = privates;
   }
-  l.thread_limit = thread_limit_from_args(args);
+  l.thread_limit = positive_arg(args, kArgThreadLimit);
+  l.num_teams = unsigned(positive_arg(args, kArgNumTeams));
   l.depend = depend;
   l.nowait = (flags & kFlagNowait) != 0;
+  l.codeptr_ra = __builtin_return_address(0);
   target_launch(l);
 }
 
@@ -122,6 +125,7 @@ KITE_EXPORT void GOMP_target_data(int device, const void* unused, size_t mapnum,
   (void)sizes;
   (void)kinds;
   select_device(device);
+  target_data_construct(kEnterData, nullptr, false, __builtin_return_address(0));
 }
 
 KITE_EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void** hostaddrs, size_t* sizes,
@@ -131,9 +135,12 @@ KITE_EXPORT void GOMP_target_data_ext(int device, size_t mapnum, void** hostaddr
   (void)sizes;
   (void)kinds;
   select_device(device);
+  target_data_construct(kEnterData, nullptr, false, __builtin_return_address(0));
 }
 
-KITE_EXPORT void GOMP_target_end_data(void) {}
+KITE_EXPORT void GOMP_target_end_data(void) {
+  target_data_construct(kExitData, nullptr, false, __builtin_return_address(0));
+}
 
 KITE_EXPORT void GOMP_target_update(int device, const void* unused, size_t mapnum,
                                     void** hostaddrs, size_t* sizes, unsigned char* kinds) {
@@ -143,6 +150,7 @@ KITE_EXPORT void GOMP_target_update(int device, const void* unused, size_t mapnu
   (void)sizes;
   (void)kinds;
   select_device(device);
+  target_data_construct(kUpdate, nullptr, false, __builtin_return_address(0));
 }
 
 KITE_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void** hostaddrs, size_t* sizes,
@@ -152,7 +160,7 @@ KITE_EXPORT void GOMP_target_update_ext(int device, size_t mapnum, void** hostad
   (void)sizes;
   (void)kinds;
   select_device(device);
-  wait_for_dependences(depend, flags);
+  target_data_construct(kUpdate, depend, (flags & kFlagNowait) != 0, __builtin_return_address(0));
 }
 
 KITE_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void** hostaddrs,
@@ -163,7 +171,8 @@ KITE_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void** h
   (void)sizes;
   (void)kinds;
   select_device(device);
-  wait_for_dependences(depend, flags);
+  target_data_construct((flags & kFlagExitData) ? kExitData : kEnterData, depend,
+                        (flags & kFlagNowait) != 0, __builtin_return_address(0));
 }
 
 // Offload images are registered by programs built with an offload compiler.

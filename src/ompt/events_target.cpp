@@ -1,0 +1,110 @@
+// The slow halves of the device-construct emitters (events_target.h): they
+// run only with a tool attached.
+#include "ompt/events_target.h"
+
+namespace kite {
+namespace ompt {
+
+namespace {
+
+// Target region ids and host operation ids: one sequence, so that neither
+// kind of id is ever handed out twice in a process.
+std::atomic<uint64_t> g_next_target_id{0};
+
+ompt_id_t next_target_id() { return g_next_target_id.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+}  // namespace
+
+void target_begin_slow(Thread* me, TargetRecord* rec, ompt_target_t kind, int device,
+                       Task* target_task, const void* codeptr_ra) {
+  rec->target_data.value = 0;
+  rec->target_id = next_target_id();
+  rec->host_op_id = 0;
+  rec->device_num = device;
+  rec->kind = kind;
+  // A deferred target task runs after its generating task handed it over;
+  // that task stays allocated until its children are freed, so its data
+  // is still the generating task's.
+  if (target_task) {
+    rec->target_task_data = &target_task->ompt.task_data;
+    rec->task_data = target_task->parent ? &target_task->parent->ompt.task_data
+                                         : &target_task->ompt.task_data;
+  } else {
+    rec->target_task_data = nullptr;
+    rec->task_data = &me->task->ompt.task_data;
+  }
+  rec->codeptr_ra = codeptr_ra;
+  rec->saved = me->ompt.target;
+  me->ompt.target = rec;
+  if (auto emi = callback<ompt_callback_target_emi_t>(ompt_callback_target_emi))
+    emi(kind, ompt_scope_begin, device, rec->task_data, rec->target_task_data, &rec->target_data,
+        codeptr_ra);
+  else if (auto cb = callback<ompt_callback_target_t>(ompt_callback_target))
+    cb(kind, ompt_scope_begin, device, rec->task_data, rec->target_id, codeptr_ra);
+}
+
+void target_end_slow(Thread* me, TargetRecord* rec) {
+  ompt_target_t kind = static_cast<ompt_target_t>(rec->kind);
+  if (auto emi = callback<ompt_callback_target_emi_t>(ompt_callback_target_emi))
+    emi(kind, ompt_scope_end, rec->device_num, rec->task_data, rec->target_task_data,
+        &rec->target_data, rec->codeptr_ra);
+  else if (auto cb = callback<ompt_callback_target_t>(ompt_callback_target))
+    cb(kind, ompt_scope_end, rec->device_num, rec->task_data, rec->target_id, rec->codeptr_ra);
+  me->ompt.target = rec->saved;
+}
+
+void target_submit_slow(TargetRecord* rec, ompt_scope_endpoint_t ep, unsigned requested_num_teams) {
+  if (auto emi = callback<ompt_callback_target_submit_emi_t>(ompt_callback_target_submit_emi)) {
+    if (ep == ompt_scope_begin) rec->host_op_id = 0;
+    emi(ep, &rec->target_data, &rec->host_op_id, requested_num_teams);
+  } else if (auto cb = callback<ompt_callback_target_submit_t>(ompt_callback_target_submit)) {
+    if (ep == ompt_scope_begin) {
+      rec->host_op_id = next_target_id();
+      cb(rec->target_id, rec->host_op_id, requested_num_teams);
+    }
+  }
+  if (ep == ompt_scope_end) rec->host_op_id = 0;
+}
+
+void data_op_slow(Thread* me, DataOp* op, ompt_scope_endpoint_t ep) {
+  // Inside a device construct the operation belongs to it, and the thread
+  // answers ompt_get_target_info with the operation's id meanwhile.
+  TargetRecord* rec = current_target(me);
+  auto emi = callback<ompt_callback_target_data_op_emi_t>(ompt_callback_target_data_op_emi);
+  auto cb = emi ? nullptr : callback<ompt_callback_target_data_op_t>(ompt_callback_target_data_op);
+  if (ep == ompt_scope_begin) op->host_op_id = emi ? 0 : next_target_id();
+  if (emi) {
+    emi(ep, rec ? rec->target_task_data : nullptr, rec ? &rec->target_data : nullptr,
+        &op->host_op_id, op->optype, op->src_addr, op->src_device_num, op->dest_addr,
+        op->dest_device_num, op->bytes, op->codeptr_ra);
+  } else if (cb && ep == ompt_scope_end) {
+    cb(rec ? rec->target_id : ompt_id_none, op->host_op_id, op->optype, op->src_addr,
+       op->src_device_num, op->dest_addr, op->dest_device_num, op->bytes, op->codeptr_ra);
+  }
+  // Only the thread that owns the record writes it.
+  if (rec && rec == me->ompt.target) rec->host_op_id = ep == ompt_scope_begin ? op->host_op_id : 0;
+}
+
+TargetRecord* current_target(Thread* me) {
+  if (me->ompt.target) return me->ompt.target;
+  // Another thread of a target region: climb to the region's initial task
+  // through the tasks and teams that enclose this thread's task. The depth
+  // bound keeps a torn read in a signal handler from looping.
+  Task* t = me->task;
+  for (int depth = 0; t && depth < 256; ++depth) {
+    switch (t->kind) {
+      case kTaskInitial:
+        return t->ompt.target;
+      case kTaskImplicit:
+        t = t->team ? t->team->parent_task : nullptr;
+        break;
+      default:
+        t = t->parent;
+        break;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace ompt
+}  // namespace kite
