@@ -64,13 +64,20 @@ int main(int argc, char** argv) {
   if (argc > 1) return child(argv[1]);
   KITE_TEST_BEGIN();
   char buf[4096];
+  /* clang without offload targets compiles target and target data
+   * constructs as plain host code that never calls the runtime: only the
+   * device routines reach it. */
+#ifndef __clang__
   CHECK_EQ_LONG(run_case("default", NULL, buf, sizeof buf), 1);
   CHECK(strstr(buf, "OMP_TARGET_OFFLOAD is set to MANDATORY") != NULL);
+#endif
   CHECK_EQ_LONG(run_case("default", "0", buf, sizeof buf), 0);
   CHECK_EQ_LONG(run_case("host", NULL, buf, sizeof buf), 0);
+#ifndef __clang__
   CHECK_EQ_LONG(run_case("missing", "0", buf, sizeof buf), 1);
   CHECK(strstr(buf, "device not found") != NULL);
   CHECK_EQ_LONG(run_case("data", "0", buf, sizeof buf), 1);
+#endif
   CHECK_EQ_LONG(run_case("alloc", "0", buf, sizeof buf), 1);
   KITE_TEST_END();
 }

@@ -119,6 +119,30 @@ static void out_of_range(void) {
   CHECK_EQ_LONG(count, 400);
 }
 
+/* A sink one past the end of the inner loop names no iteration: the last
+ * column of each row waits only for its left neighbour. (clang passes each
+ * loop's count as its upper bound; read as an inclusive bound it would name
+ * a column that never comes.) */
+static void sink_past_end(void) {
+  static long c[12][9];
+  memset(c, 0, sizeof c);
+#pragma omp parallel
+  {
+#pragma omp for ordered(2) schedule(static, 1)
+    for (int i = 0; i < 12; ++i)
+      for (int j = 0; j < 9; ++j) {
+#pragma omp ordered depend(sink: i - 1, j + 1) depend(sink: i, j - 1)
+        c[i][j] = 1 + (i && j + 1 < 9 ? c[i - 1][j + 1] : 0) + (j ? c[i][j - 1] : 0);
+#pragma omp ordered depend(source)
+      }
+  }
+  long r[12][9];
+  for (int i = 0; i < 12; ++i)
+    for (int j = 0; j < 9; ++j)
+      r[i][j] = 1 + (i && j + 1 < 9 ? r[i - 1][j + 1] : 0) + (j ? r[i][j - 1] : 0);
+  CHECK(memcmp(c, r, sizeof c) == 0);
+}
+
 int main(void) {
   KITE_TEST_BEGIN();
   reference();
@@ -136,6 +160,7 @@ int main(void) {
     w_runtime();
     nest3();
     out_of_range();
+    sink_past_end();
   }
   KITE_TEST_END();
 }

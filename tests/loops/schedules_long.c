@@ -118,7 +118,11 @@ int main(void) {
     snprintf(label, sizeof label, "run-sched %d,%d", (int)rs[i].k, rs[i].c);
     run_all(label, i > 0);
   }
-  /* lastprivate(conditional:) uses GOMP_loop_start's shared scratch area. */
+  /* lastprivate(conditional:) uses GOMP_loop_start's shared scratch area.
+   * clang 14 copies out the value of the thread that ran the last chunk,
+   * not that of the last iteration that assigned it (wrong on LLVM's own
+   * libomp too), so only gcc's builds check it. */
+#ifndef __clang__
   for (int rep = 0; rep < 50; ++rep) {
     long last = -1;
     chunk = -1;
@@ -130,5 +134,6 @@ int main(void) {
     }
     CHECK_EQ_LONG(last, 997);
   }
+#endif
   KITE_TEST_END();
 }

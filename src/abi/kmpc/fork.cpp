@@ -3,15 +3,18 @@
 #include <stdarg.h>
 
 #include "abi/kmpc/kmpc.h"
+#include "ompt/callbacks.h"
 
 using namespace kite;
 
 // Calls fn(gtid, btid, argv[0], ..., argv[argc-1]) with the x86-64 System V
 // convention: the first four shared-variable pointers go in registers, the
 // rest on the stack. argv must hold at least four entries (the caller pads),
-// so the register loads never read past it.
+// so the register loads never read past it. A tool's exit frame is the
+// outlined function's canonical frame address, the stack pointer at the
+// call, which only this code knows: it is stored at *exit_frame (if given).
 extern "C" KITE_HIDDEN void kite_kmpc_invoke(kmpc_micro fn, kmp_int32* gtid, kmp_int32* btid,
-                                             long argc, void** argv);
+                                             long argc, void** argv, void** exit_frame);
 __asm__(
     "  .text\n"
     "  .p2align 4\n"
@@ -40,6 +43,10 @@ __asm__(
     "  decq %rax\n"
     "  jnz 1b\n"
     "2:\n"
+    "  testq %r9, %r9\n"
+    "  jz 3f\n"
+    "  movq %rsp, (%r9)\n"
+    "3:\n"
     "  movq %rsi, %rdi\n"
     "  movq %rdx, %rsi\n"
     "  movq (%r11), %rdx\n"
@@ -84,20 +91,29 @@ struct Outlined {
   void** argv;
 };
 
+// The implicit task's exit frame, which the core pointed at this file's
+// wrapper (run_outlined / run_teams_outlined) and the call into the
+// program's outlined function corrects; null without a tool.
+void** tool_exit_frame(Thread* me) {
+  if (KITE_LIKELY(!ompt::active())) return nullptr;
+  return &me->task->ompt.frame.exit_frame.ptr;
+}
+
 void run_outlined(void* p) {
   const Outlined* o = static_cast<const Outlined*>(p);
   Thread* me = self();
   kmp_int32 gtid = me->gtid;
   kmp_int32 btid = me->tid;
-  kite_kmpc_invoke(o->fn, &gtid, &btid, o->argc, o->argv);
+  kite_kmpc_invoke(o->fn, &gtid, &btid, o->argc, o->argv, tool_exit_frame(me));
 }
 
 // The teams body runs on the encountering thread, as thread 0 of each team.
 void run_teams_outlined(void* p) {
   const Outlined* o = static_cast<const Outlined*>(p);
-  kmp_int32 gtid = self()->gtid;
+  Thread* me = self();
+  kmp_int32 gtid = me->gtid;
   kmp_int32 btid = 0;
-  kite_kmpc_invoke(o->fn, &gtid, &btid, o->argc, o->argv);
+  kite_kmpc_invoke(o->fn, &gtid, &btid, o->argc, o->argv, tool_exit_frame(me));
 }
 
 long checked_argc(kmp_int32 argc, const char* entry) {

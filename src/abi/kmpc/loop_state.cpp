@@ -14,12 +14,43 @@ __thread int t_loops_cap;
 
 // Depend vectors arrive as user values per dimension; the core wants
 // logical iteration numbers (a negative one is out of the space).
+long long logical_in(const LevelLoop* rec, unsigned d, kmp_int64 value) {
+  long long diff = static_cast<long long>(static_cast<unsigned long long>(value) -
+                                          static_cast<unsigned long long>(rec->lo[d]));
+  return diff / rec->step[d];
+}
+
+// The merged first dimension of a collapsed nest is row-major over the
+// collapsed loops; a component outside its loop puts the whole vector out
+// of the space (it names no iteration, so nothing is waited for).
 void to_logical(const LevelLoop* rec, const kmp_int64* vec, unsigned long long* out) {
-  for (unsigned d = 0; d < rec->ndims; ++d) {
-    long long diff = static_cast<long long>(static_cast<unsigned long long>(vec[d]) -
-                                            static_cast<unsigned long long>(rec->lo[d]));
-    out[d] = static_cast<unsigned long long>(diff / rec->step[d]);
+  unsigned c = rec->collapsed > 1 ? rec->collapsed : 1;
+  unsigned long long first = 0;
+  for (unsigned d = 0; d < c; ++d) {
+    long long l = logical_in(rec, d, vec[d]);
+    if (c > 1 && (l < 0 || static_cast<unsigned long long>(l) >= rec->counts[d])) {
+      first = ~0ull;
+      break;
+    }
+    first = first * rec->counts[d] + static_cast<unsigned long long>(l);
   }
+  out[0] = first;
+  for (unsigned d = c; d < rec->ndims; ++d)
+    out[d - c + 1] = static_cast<unsigned long long>(logical_in(rec, d, vec[d]));
+}
+
+// How many leading loops of the nest the workshared loop of `trip`
+// iterations is the product of (0: none), with each loop's count less
+// `less` (see doacross_enter_announced).
+unsigned collapsed_loops(const LevelLoop* rec, unsigned long long trip, unsigned less) {
+  unsigned long long product = 1;
+  for (unsigned c = 1; c <= rec->ndims; ++c) {
+    if (rec->counts[c - 1] < less) return 0;
+    if (__builtin_mul_overflow(product, rec->counts[c - 1] - less, &product)) return 0;
+    if (product == trip) return c;
+    if (product > trip) return 0;
+  }
+  return 0;
 }
 
 bool warned_collapse;
@@ -43,20 +74,39 @@ LevelLoop* level_loop(const Thread* me) {
 
 void doacross_enter_announced(Thread* me, LevelLoop* rec, int kind, unsigned long long chunk,
                               unsigned long long trip, bool from_dispatch) {
-  // clang's upper bound of a dimension is sometimes one past the last
-  // iteration; the workshared loop's own count is exact.
-  if (trip + 1 == rec->counts[0]) rec->counts[0] = trip;
-  if (trip != rec->counts[0] && !warned_collapse) {
+  // clang normalizes every loop of the nest (lower bound 0, step 1) and
+  // passes its iteration count as the upper bound, one past the last
+  // iteration: when the workshared loop's exact count says so, every
+  // dimension is one smaller (else a sink just past a loop's end would name
+  // an iteration that never comes).
+  unsigned c = collapsed_loops(rec, trip, 0);
+  if (c == 0) {
+    bool normalized = true;
+    for (unsigned d = 0; d < rec->ndims; ++d)
+      normalized = normalized && rec->lo[d] == 0 && rec->step[d] == 1 && rec->counts[d] > 0;
+    if (normalized) c = collapsed_loops(rec, trip, 1);
+    if (c != 0)
+      for (unsigned d = 0; d < rec->ndims; ++d) rec->counts[d] -= 1;
+  }
+  rec->collapsed = c;
+  if (c == 0 && !warned_collapse) {
     warned_collapse = true;
-    warn("ordered(n) loop whose workshared loop (%llu iterations) is not its outermost "
-         "ordered loop (%llu iterations, collapse): depend(sink) waits are not enforced",
+    warn("ordered(n) loop whose workshared loop (%llu iterations) is no product of its "
+         "outermost ordered loops (%llu iterations in the first): depend(sink) waits are "
+         "not enforced",
          trip, rec->counts[0]);
   }
-  if (trip != rec->counts[0]) {
+  if (c == 0) {
     // Enter a construct anyway (every thread does), with no dependences.
     loop_doacross_start(me, 0, nullptr, kind, chunk, nullptr, nullptr, nullptr);
-  } else {
+  } else if (c == 1) {
     loop_doacross_start(me, rec->ndims, rec->counts, kind, chunk, nullptr, nullptr, nullptr);
+  } else {
+    unsigned n = rec->ndims - c + 1;
+    auto* merged = static_cast<unsigned long long*>(__builtin_alloca(n * sizeof(long long)));
+    merged[0] = trip;
+    for (unsigned d = 1; d < n; ++d) merged[d] = rec->counts[c + d - 1];
+    loop_doacross_start(me, n, merged, kind, chunk, nullptr, nullptr, nullptr);
   }
   rec->doacross = from_dispatch ? Doacross::kEnteredDispatch : Doacross::kEnteredStatic;
 }

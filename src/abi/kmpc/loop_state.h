@@ -24,6 +24,10 @@ struct LevelLoop {
   // Doacross loop: per dimension, iterations, lower bound and step.
   Doacross doacross;
   unsigned ndims;
+  // collapse(c) with ordered(n): clang workshares the product of the first
+  // c loops but names each loop in the depend vectors; they are merged
+  // into the core's first dimension (1: no merging).
+  unsigned collapsed;
   unsigned dims_cap;
   unsigned long long* counts;
   long long* lo;

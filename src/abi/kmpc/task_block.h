@@ -35,7 +35,10 @@ constexpr kmp_int32 kFlagDestructors = 0x8;
 constexpr kmp_int32 kFlagProxy = 0x10;  // completed by __kmpc_proxy_task_completed(_ooo)
 constexpr kmp_int32 kFlagPriority = 0x20;
 
-struct alignas(16) Header {
+// clang lays out the privates behind kmp_task_t at their own alignment
+// and assumes the block is cache-line aligned (as libomp allocates it): a
+// 64-byte header behind a 64-byte aligned start keeps kmp_task_t there.
+struct alignas(64) Header {
   Task* task;           // the core descriptor
   size_t block_size;    // header included
   kmp_int32 flags;
