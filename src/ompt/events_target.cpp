@@ -67,22 +67,26 @@ void target_submit_slow(TargetRecord* rec, ompt_scope_endpoint_t ep, unsigned re
 }
 
 void data_op_slow(Thread* me, DataOp* op, ompt_scope_endpoint_t ep) {
-  // Inside a device construct the operation belongs to it, and the thread
-  // answers ompt_get_target_info with the operation's id meanwhile.
+  // Inside a device construct the operation belongs to it. On the thread
+  // that owns the construct's record, the operation's id lives in the
+  // record while it runs, so that ompt_get_target_info answers it, from
+  // inside the callbacks too (an EMI tool writes it during the begin).
   TargetRecord* rec = current_target(me);
+  bool owner = rec && rec == me->ompt.target;
+  ompt_id_t* id = owner ? &rec->host_op_id : &op->host_op_id;
   auto emi = callback<ompt_callback_target_data_op_emi_t>(ompt_callback_target_data_op_emi);
   auto cb = emi ? nullptr : callback<ompt_callback_target_data_op_t>(ompt_callback_target_data_op);
-  if (ep == ompt_scope_begin) op->host_op_id = emi ? 0 : next_target_id();
+  *id = ep == ompt_scope_begin ? (emi ? 0 : next_target_id()) : op->host_op_id;
   if (emi) {
-    emi(ep, rec ? rec->target_task_data : nullptr, rec ? &rec->target_data : nullptr,
-        &op->host_op_id, op->optype, op->src_addr, op->src_device_num, op->dest_addr,
-        op->dest_device_num, op->bytes, op->codeptr_ra);
+    emi(ep, rec ? rec->target_task_data : nullptr, rec ? &rec->target_data : nullptr, id,
+        op->optype, op->src_addr, op->src_device_num, op->dest_addr, op->dest_device_num,
+        op->bytes, op->codeptr_ra);
   } else if (cb && ep == ompt_scope_end) {
-    cb(rec ? rec->target_id : ompt_id_none, op->host_op_id, op->optype, op->src_addr,
-       op->src_device_num, op->dest_addr, op->dest_device_num, op->bytes, op->codeptr_ra);
+    cb(rec ? rec->target_id : ompt_id_none, *id, op->optype, op->src_addr, op->src_device_num,
+       op->dest_addr, op->dest_device_num, op->bytes, op->codeptr_ra);
   }
-  // Only the thread that owns the record writes it.
-  if (rec && rec == me->ompt.target) rec->host_op_id = ep == ompt_scope_begin ? op->host_op_id : 0;
+  op->host_op_id = *id;
+  if (owner && ep == ompt_scope_end) rec->host_op_id = 0;
 }
 
 TargetRecord* current_target(Thread* me) {
