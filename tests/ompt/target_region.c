@@ -45,11 +45,18 @@ void run_target_parallel(void) {
   }
 }
 
+static int teams_ret[3];
+static ompt_id_t teams_tid[3];
+
 void run_target_teams(void) __attribute__((noinline));
 void run_target_teams(void) {
-#pragma omp target teams num_teams(3) map(tofrom : x)
+#pragma omp target teams num_teams(3) map(tofrom : x, teams_ret, teams_tid)
   {
-    if (omp_get_team_num() == 0) x++;
+    int t = omp_get_team_num();
+    uint64_t dev;
+    ompt_id_t op;
+    if (t == 0) x++;
+    if (t < 3) teams_ret[t] = tgt_get_target_info(&dev, &teams_tid[t], &op);
   }
 }
 
@@ -162,5 +169,10 @@ int main(void) {
   int tb = rec_next(me, from, EV_TARGET_BEGIN), te = rec_next(me, from, EV_TARGET_END);
   CHECK(tb >= 0 && te > sb && sb > tb);
   if (tb >= 0) CHECK(tgt_returns_into(tgt_of(&me->ev[tb])->ra, (void*)run_target_teams));
+  /* Every team of the league is in the target region. */
+  for (int t = 0; t < 3 && tb >= 0; ++t) {
+    CHECK_EQ_LONG(teams_ret[t], 1);
+    CHECK_EQ_LONG(teams_tid[t], tgt_of(&me->ev[tb])->info_target);
+  }
   KITE_TEST_END();
 }
