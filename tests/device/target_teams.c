@@ -1,4 +1,3 @@
-// kite-test-compilers: gcc  -- TRIAGE: does not build with LLVM 14 yet
 /* teams nested in a target region (GOMP_teams4, gcc 12): the league runs
  * on the host, one team after the other, in the target's initial task.
  * kite-test-threads: 1 2 4
@@ -24,8 +23,13 @@ int main(void) {
       sizes[t] = omp_get_num_teams();
       limits[t] = team_thread_limit();
     }
+    /* clang rejects statements beside the teams construct in a target
+     * region (gcc runs them in the target's initial task, after the
+     * league). */
+#ifndef __clang__
     after_num = omp_get_team_num();
     after_size = omp_get_num_teams();
+#endif
   }
   for (int t = 0; t < 4; ++t) {
     CHECK_EQ_LONG(runs[t], 1);
@@ -33,8 +37,10 @@ int main(void) {
     CHECK_EQ_LONG(limits[t], 3);
   }
   CHECK_EQ_LONG(runs[4], 0);
+#ifndef __clang__
   CHECK_EQ_LONG(after_num, 0);
   CHECK_EQ_LONG(after_size, 1);
+#endif
 
   /* Combined construct, with a parallel region in every team. */
   int tr[8] = {0};

@@ -1,4 +1,3 @@
-// kite-test-compilers: gcc  -- TRIAGE: does not build with LLVM 14 yet
 /* The affinity format: fields, long names, width and alignment
  * (omp_capture_affinity), the format ICV (omp_set/get_affinity_format),
  * omp_display_affinity, and OMP_DISPLAY_AFFINITY=true printing a thread's

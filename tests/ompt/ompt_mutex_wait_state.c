@@ -1,9 +1,10 @@
-// kite-test-compilers: gcc  -- TRIAGE: does not build with LLVM 14 yet
 /* A thread blocked on a lock, a critical region and the atomic lock is in
  * the matching wait state, with the mutex as wait id, for as long as it
  * waits: another thread holds the mutex and interrupts the waiter with a
  * signal; the waiter's handler asks ompt_get_state (async-signal-safe).
  * Once acquired, the waiter is working again.
+ * clang: a long double atomic is a libatomic call, never a wait in the
+ * runtime, and GOMP_atomic_start is gcc's entry point: no atomic round.
  * kite-test-threads: 2 */
 #include "kite_test.h"
 #include <pthread.h>
@@ -13,10 +14,15 @@
 
 #include "support/mutex_recorder.h"
 
+#ifdef __clang__
+#define ROUNDS 2
+#else
+#define ROUNDS 3
 /* libgomp's entry points of atomic regions (gcc's omp.h does not declare
  * them); the test holds the atomic lock through them. */
 extern void GOMP_atomic_start(void);
 extern void GOMP_atomic_end(void);
+#endif
 
 static omp_lock_t lock;
 static long double atomic_value;
@@ -86,7 +92,7 @@ int main(void) {
         waiter = pthread_self();
         waiter_buffer = rec_me();
       }
-      for (int round = 0; round < 3; ++round) {
+      for (int round = 0; round < ROUNDS; ++round) {
 #pragma omp barrier
         if (tid == 0) {
           if (round == 0) {
@@ -97,10 +103,12 @@ int main(void) {
 #pragma omp critical
             probe_waiter(round, &critical_state, &critical_wait);
           } else {
+#ifndef __clang__
             /* Hold the atomic lock the way the program's atomic does. */
             GOMP_atomic_start();
             probe_waiter(round, &atomic_state, &atomic_wait);
             GOMP_atomic_end();
+#endif
           }
         } else {
           wait_until_held(round);
@@ -116,8 +124,10 @@ int main(void) {
             int e = rec_next(waiter_buffer, waiter_count_before, MX_ACQUIRE);
             if (e >= 0) critical_id = waiter_buffer->ev[e].task_id;
           } else {
+#ifndef __clang__
 #pragma omp atomic
             atomic_value += 1.0L;
+#endif
           }
         }
       }
@@ -130,9 +140,11 @@ int main(void) {
     CHECK(critical_state == ompt_state_wait_critical);
     CHECK(critical_wait != 0 && critical_wait == critical_id);
     CHECK(after_state == ompt_state_work_parallel);
+#ifndef __clang__
     CHECK(atomic_state == ompt_state_wait_atomic);
     CHECK(atomic_wait != 0 && atomic_wait != critical_wait);
     CHECK(atomic_value == 1.0L);
+#endif
   }
   KITE_TEST_END();
 }

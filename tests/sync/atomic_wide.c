@@ -1,9 +1,10 @@
-// kite-test-compilers: gcc  -- TRIAGE: does not build with LLVM 14 yet
 /* Atomic updates of types no x86-64 instruction updates atomically
  * (long double, __int128, __float128): gcc brackets them with
  * GOMP_atomic_start/GOMP_atomic_end. (gcc rejects complex types in
  * "omp atomic".) Sums must be exact; captured values must be distinct.
+ * clang calls libatomic for them instead (no runtime call).
  * kite-test-threads: 1 2 4 8
+ * kite-test-libs: atomic
  */
 #include "kite_test.h"
 

@@ -43,6 +43,7 @@ KITE_1.0 {
 VERSION {
   global:
     __kmpc_*;
+    ompc_*;
     kmp_aligned_malloc;
     kmp_calloc;
     kmp_free;
