@@ -290,6 +290,7 @@ void spawn_target_task(Thread* me, const TargetLaunch& l) {
   spec.arg_size = long(src.privates_offset + space);
   spec.arg_align = long(align);
   spec.if_clause = true;
+  spec.target = true;
   spec.depend = l.depend;
   spec.codeptr_ra = l.codeptr_ra;
   task_spawn(me, spec);

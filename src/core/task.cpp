@@ -457,7 +457,8 @@ Task* task_prepare(Thread* me, const TaskSpec& spec, void** argp) {
   if (prio > g_icv.max_task_priority) prio = g_icv.max_task_priority;
   rt.priority = prio > 0 ? prio : 0;
   rt.flags = static_cast<uint8_t>((spec.untied ? kTaskUntied : 0) |
-                                  (spec.mergeable ? kTaskMergeable : 0));
+                                  (spec.mergeable ? kTaskMergeable : 0) |
+                                  (spec.target ? kTaskTarget : 0));
   rt.taskgroup = parent->rt.taskgroup;
   rt.deps = nullptr;
   rt.fn = spec.fn;
@@ -593,7 +594,7 @@ void run_included(Thread* me, const TaskSpec& spec) {
   TaskRuntime& rt = t.rt;
   rt.depth = parent->rt.depth + 1;
   rt.priority = 0;
-  rt.flags = kTaskUndeferred;
+  rt.flags = static_cast<uint8_t>(kTaskUndeferred | (spec.target ? kTaskTarget : 0));
   rt.taskgroup = parent->rt.taskgroup;
   rt.deps = nullptr;
   rt.fn = spec.fn;

@@ -73,6 +73,7 @@ enum TaskFlag : uint8_t {
   kTaskDetached = 4,     // has a detach event
   kTaskMergeable = 8,
   kTaskOwnRecords = 16,  // depend records live apart from the block (task_split.cpp)
+  kTaskTarget = 32,      // the task of a target construct (nowait / depend): for tools
 };
 
 // What an encountering thread asks for (the ABI adapters fill this in).
@@ -86,6 +87,7 @@ struct TaskSpec {
   bool final;
   bool untied;
   bool mergeable;
+  bool target;                   // a target task (tools see ompt_task_target)
   int priority;
   void** depend;                 // libgomp depend array, or null
   void** detach;                 // where the event handle goes, or null

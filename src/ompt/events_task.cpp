@@ -80,7 +80,8 @@ void report_dependences(Task* t, void** depend) {
 }  // namespace
 
 int explicit_task_flags(const Task* t, bool undeferred) {
-  int f = ompt_task_explicit;
+  // Task types are exclusive: a target task is not also explicit.
+  int f = (t->rt.flags & kTaskTarget) ? ompt_task_target : ompt_task_explicit;
   if (undeferred) f |= ompt_task_undeferred;
   if (t->rt.flags & kTaskUntied) f |= ompt_task_untied;
   if (t->rt.flags & kTaskMergeable) f |= ompt_task_mergeable;

@@ -58,7 +58,9 @@ int main(void) {
       if (c->ev != EV_TGT_TASK_CREATE) continue;
       ++creates;
       CHECK_EQ_LONG(c->enc_task_id, gen_task);
-      CHECK(c->flags & ompt_task_explicit);
+      /* A target task, not an explicit one (exclusive task types). */
+      CHECK(c->flags & ompt_task_target);
+      CHECK(!(c->flags & ompt_task_explicit));
       CHECK(tgt_returns_into(c->ra, (void*)spawn));
       /* Find the thread that ran it: the switch to it, then the construct. */
       uint64_t task = c->task_id;
