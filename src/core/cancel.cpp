@@ -5,8 +5,9 @@
 //                 construct.
 //   taskgroup     the innermost taskgroup of the encountering task; its
 //                 tasks that have not started are discarded.
+#include "cancel.h"
+
 #include "ompt/events_task.h"
-#include "team.h"
 
 namespace kite {
 
@@ -70,6 +71,13 @@ bool cancellation_point(Thread* me, int which, const void* codeptr_ra) {
   if (KITE_UNLIKELY(ompt::active()))
     ompt::cancel_slow(me, found, ompt_cancel_detected, codeptr_ra);
   return true;
+}
+
+bool explicit_barrier_cancel(Thread* me, const void* codeptr_ra, void* enter_frame) {
+  bool cancelled = explicit_barrier_cancellable(me, codeptr_ra, enter_frame);
+  if (cancelled && KITE_UNLIKELY(ompt::active()))
+    ompt::cancel_slow(me, kCancelParallel, ompt_cancel_detected, codeptr_ra);
+  return cancelled;
 }
 
 }  // namespace kite

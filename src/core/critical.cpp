@@ -26,11 +26,11 @@ inline LockWord* slot_word(void** slot) {
 // With a tool attached: the mutex events around the same lock operations.
 // The wait id is the lock word's address: for a named critical region, the
 // compiler's per-name slot. GOMP_critical_* carries no hint (gcc drops the
-// hint clause), so none is reported.
+// hint clause), so none is reported; the LLVM ABI passes one.
 KITE_NOINLINE void enter_observed(LockWord* w, uint32_t me, ompt_mutex_t kind, int wait_state,
-                                  const void* ra, const char* what) {
+                                  const void* ra, const char* what, unsigned hint = 0) {
   Thread* t = self();
-  ompt::on_mutex_acquire(t, kind, 0, w, wait_state, ra);
+  ompt::on_mutex_acquire(t, kind, hint, w, wait_state, ra);
   lock_acquire(w, me, what);
   ompt::on_mutex_acquired(t, kind, w, ra);
 }
@@ -62,12 +62,12 @@ void critical_exit(const void* codeptr_ra) {
   lock_release(w, me, "critical");
 }
 
-void critical_name_enter(void** slot, const void* codeptr_ra) {
+void critical_name_enter(void** slot, const void* codeptr_ra, unsigned hint) {
   LockWord* w = slot_word(slot);
   const uint32_t me = lock_owner_id();
   if (ompt::active())
     return enter_observed(w, me, ompt_mutex_critical, ompt_state_wait_critical, codeptr_ra,
-                          "critical (named)");
+                          "critical (named)", hint);
   lock_acquire(w, me, "critical (named)");
 }
 

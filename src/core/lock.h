@@ -92,7 +92,8 @@ void critical_enter(const void* codeptr_ra = nullptr);
 void critical_exit(const void* codeptr_ra = nullptr);
 // A named critical region's lock lives in the compiler's zero-initialized,
 // pointer-sized per-name slot.
-void critical_name_enter(void** slot, const void* codeptr_ra = nullptr);
+// hint: the critical construct's hint clause (omp_sync_hint_t), for tools.
+void critical_name_enter(void** slot, const void* codeptr_ra = nullptr, unsigned hint = 0);
 void critical_name_exit(void** slot, const void* codeptr_ra = nullptr);
 // Atomic constructs the compiler cannot do with one instruction.
 void atomic_enter(const void* codeptr_ra = nullptr);

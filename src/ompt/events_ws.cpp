@@ -8,11 +8,22 @@ namespace ompt {
 
 namespace {
 
-void sync(ompt_callbacks_t which, ompt_scope_endpoint_t ep, Thread* me, const void* ra) {
+void sync(ompt_callbacks_t which, ompt_sync_region_t kind, ompt_scope_endpoint_t ep, Thread* me,
+          const void* ra) {
   auto cb = callback<ompt_callback_sync_region_t>(which);
-  if (cb)
-    cb(ompt_sync_region_barrier_implicit_workshare, ep, current_region(me),
-       &me->task->ompt.task_data, ra);
+  if (cb) cb(kind, ep, current_region(me), &me->task->ompt.task_data, ra);
+}
+
+int wait_state(ompt_sync_region_t kind) {
+  return kind == ompt_sync_region_barrier_implicit_workshare
+             ? ompt_state_wait_barrier_implicit_workshare
+             : ompt_state_wait_barrier_implementation;
+}
+
+void work_callback(Thread* me, ompt_work_t work, ompt_scope_endpoint_t ep, uint64_t count,
+                   const void* ra) {
+  auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
+  if (cb) cb(work, ep, current_region(me), &me->task->ompt.task_data, count, ra);
 }
 
 }  // namespace
@@ -84,22 +95,65 @@ void taskloop_task_slow(Thread* me, Task* t, bool undeferred, uint64_t first,
   cb(current_region(me), &t->ompt.task_data, ompt_dispatch_taskloop_chunk, instance);
 }
 
-void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
-                     void* enter_frame) {
+void barrier_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
+                  const void* codeptr_ra, void* enter_frame) {
   Task* task = me->task;
   if (ep == ompt_scope_begin) {
     if (enter_frame) set_enter_frame(task, enter_frame);
-    sync(ompt_callback_sync_region, ep, me, codeptr_ra);
-    set_state(me, ompt_state_wait_barrier_implicit_workshare);
+    sync(ompt_callback_sync_region, kind, ep, me, codeptr_ra);
+    set_state(me, wait_state(kind));
     me->ompt.wait_id = me->team ? reinterpret_cast<ompt_wait_id_t>(&me->team->barrier) : 0;
-    sync(ompt_callback_sync_region_wait, ep, me, codeptr_ra);
+    sync(ompt_callback_sync_region_wait, kind, ep, me, codeptr_ra);
   } else {
-    sync(ompt_callback_sync_region_wait, ep, me, codeptr_ra);
+    sync(ompt_callback_sync_region_wait, kind, ep, me, codeptr_ra);
     set_state(me, me->team ? ompt_state_work_parallel : ompt_state_work_serial);
     me->ompt.wait_id = 0;
-    sync(ompt_callback_sync_region, ep, me, codeptr_ra);
+    sync(ompt_callback_sync_region, kind, ep, me, codeptr_ra);
     clear_enter_frame(task);
   }
+}
+
+void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
+                     void* enter_frame) {
+  barrier_slow(me, ompt_sync_region_barrier_implicit_workshare, ep, codeptr_ra, enter_frame);
+}
+
+void scope_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
+  if (ep == ompt_scope_begin) {
+    me->ompt.scope_team = scope_key(me);
+    me->ompt.scope_ra = codeptr_ra;
+    work_callback(me, ompt_work_scope, ep, 1, codeptr_ra);
+    return;
+  }
+  // The begin's codeptr_ra, as for the other constructs' work end.
+  const void* ra = me->ompt.scope_ra ? me->ompt.scope_ra : codeptr_ra;
+  me->ompt.scope_team = nullptr;
+  me->ompt.scope_ra = nullptr;
+  work_callback(me, ompt_work_scope, ep, 0, ra);
+}
+
+void distribute_begin_slow(Thread* me, uint64_t count, const void* codeptr_ra) {
+  me->ompt.dist_team = scope_key(me);
+  me->ompt.dist_ra = codeptr_ra;
+  work_callback(me, ompt_work_distribute, ompt_scope_begin, count, codeptr_ra);
+}
+
+void distribute_chunk_slow(Thread* me, uint64_t first, uint64_t iterations) {
+  if (me->ompt.dist_team != scope_key(me)) return;
+  auto cb = callback<ompt_callback_dispatch_t>(ompt_callback_dispatch);
+  if (!cb) return;
+  ompt_dispatch_chunk_t chunk{first, iterations};
+  ompt_data_t instance;
+  instance.ptr = &chunk;
+  cb(current_region(me), &me->task->ompt.task_data, ompt_dispatch_distribute_chunk, instance);
+}
+
+void distribute_end_slow(Thread* me) {
+  if (!me->ompt.dist_team || me->ompt.dist_team != scope_key(me)) return;
+  const void* ra = me->ompt.dist_ra;
+  me->ompt.dist_team = nullptr;
+  me->ompt.dist_ra = nullptr;
+  work_callback(me, ompt_work_distribute, ompt_scope_end, 0, ra);
 }
 
 void masked_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {

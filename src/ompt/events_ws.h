@@ -50,6 +50,52 @@ void taskloop_task_slow(Thread* me, Task* t, bool undeferred, uint64_t first,
 // wait_barrier_implicit_workshare). codeptr_ra: the end call's.
 void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
                      void* enter_frame);
+// Any other barrier a construct implies, by kind: sync_region and
+// sync_region_wait of `kind` around the waiting, the thread in the waiting
+// state that kind calls for (ompt_sync_region_barrier_implementation and
+// ompt_sync_region_reduction: wait_barrier_implementation). The begin sets
+// the task's enter frame (when given), the end clears it.
+void barrier_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
+                  const void* codeptr_ra, void* enter_frame);
+
+// --- scope (ompt_work_scope) ---------------------------------------------------
+// The scope construct, on each thread of the team: work begin, and work end
+// where the thread leaves the construct's body (before its implicit barrier,
+// which the caller reports with ws_barrier_slow). Kept apart from the loop
+// state (ThreadState::work): a scope is begun and ended by separate runtime
+// calls with other constructs' events possible in between (a nested
+// parallel region's loops).
+//   gcc: GOMP_scope_start begins it (only scopes with task reductions call
+//   the runtime); the thread's next barrier call in the same team is the
+//   scope's implicit barrier (scope_pending), which ends it.
+//   LLVM ABI (__kmpc_scope / __kmpc_end_scope, clang 19 and later): call
+//   on_scope at both ends.
+void scope_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra);
+inline void on_scope(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
+  if (active()) scope_slow(me, ep, codeptr_ra);
+}
+// A scope begun by GOMP_scope_start in the thread's current team has not
+// ended yet (false without a tool: nothing is marked then).
+// The team a scope is marked with: the thread itself for an orphaned one.
+inline const void* scope_key(Thread* me) {
+  return me->team ? static_cast<const void*>(me->team) : static_cast<const void*>(me);
+}
+inline bool scope_pending(Thread* me) {
+  return KITE_UNLIKELY(me->ompt.scope_team != nullptr) && me->ompt.scope_team == scope_key(me);
+}
+
+// --- distribute (ompt_work_distribute) -------------------------------------------
+// A distribute construct on the thread that runs a team's part of it (the
+// team's initial thread, for clang's `distribute`): work begin (count: the
+// loop's iterations), one dispatch (ompt_dispatch_distribute_chunk, values
+// of the iteration space the runtime was given) per chunk the team gets,
+// work end. Kept apart from the loop state (ThreadState::work): in
+// `distribute parallel for`, the loops of the regions the distribute forks
+// run on this thread before the distribute ends.
+void distribute_begin_slow(Thread* me, uint64_t count, const void* codeptr_ra);
+void distribute_chunk_slow(Thread* me, uint64_t first, uint64_t iterations);
+// Ends the distribute begun in the thread's current team, if any.
+void distribute_end_slow(Thread* me);
 
 // A construct whose begin and end the LLVM ABI marks with runtime calls
 // but which is no worksharing construct.

@@ -35,6 +35,10 @@ struct ThreadState {
   // the thread's next barrier in that team (events_ws.cpp).
   const void* scope_team;
   const void* scope_ra;
+  // A distribute construct in progress on this thread (events_ws.cpp): the
+  // team it was begun in (scope_key) and its codeptr_ra; null when none.
+  const void* dist_team;
+  const void* dist_ra;
   // The device construct this thread encountered and has not finished,
   // for ompt_get_target_info (null outside one).
   TargetRecord* target;

@@ -51,10 +51,22 @@ KITE_EXPORT kmp_int32 __kmpc_reduce(ident_t*, kmp_int32, kmp_int32, size_t, void
 }
 
 // The blocking form ends with a barrier: every thread sees the combined
-// values after it.
+// values after it. Tools see it as the reduction's synchronization
+// (sync_region and sync_region_wait of kind ompt_sync_region_reduction);
+// clang follows it with the construct's own implicit barrier
+// (__kmpc_barrier), reported apart.
 KITE_EXPORT void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name* lck) {
+  Thread* me = self();
   combine_end(lck, KITE_RETURN_ADDRESS());
-  team_barrier(self());
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::barrier_slow(me, ompt_sync_region_reduction, ompt_scope_begin, KITE_RETURN_ADDRESS(),
+                       __builtin_dwarf_cfa());
+    team_barrier(me);
+    ompt::barrier_slow(me, ompt_sync_region_reduction, ompt_scope_end, KITE_RETURN_ADDRESS(),
+                       nullptr);
+    return;
+  }
+  team_barrier(me);
 }
 
 }  // extern "C"

@@ -6,6 +6,7 @@
 #include "abi/kmpc/loop_state.h"
 #include "core/loop.h"
 #include "core/static_schedule.h"
+#include "core/target.h"
 #include "ompt/events_ws.h"
 
 using namespace kite;
@@ -34,10 +35,13 @@ Participants threads_of(const Thread* me) {
           static_cast<unsigned long long>(me->tid)};
 }
 
+// The league of the teams region the thread is in (threads of a parallel
+// region inside a team belong to that team).
 Participants league_of(const Thread* me) {
-  if (me->league_size <= 1) return {1, 0};
-  return {static_cast<unsigned long long>(me->league_size),
-          static_cast<unsigned long long>(me->league_num)};
+  const int size = league_size(me);
+  if (size <= 1) return {1, 0};
+  return {static_cast<unsigned long long>(size),
+          static_cast<unsigned long long>(league_team_num(me))};
 }
 
 // Chunk size for the core (0 = one balanced block) and who shares the loop.
@@ -90,8 +94,24 @@ void report_static(Thread* me, int32_t ident_flags, unsigned long long trip, con
   }
 }
 
-// `loc`/`codeptr_ra`: the program's call, for tools (null loc: the thread
-// part of distribute parallel for, not reported).
+// Tools: a distribute construct begins here on the thread that runs a
+// team's part (its chunks are known now too) and ends at
+// __kmpc_for_static_fini in the same team.
+template <typename T, typename ST>
+void report_distribute(Thread* me, unsigned long long trip, const StaticPart& p,
+                       unsigned long long chunk, T lb, ST incr, const void* codeptr_ra) {
+  ompt::distribute_begin_slow(me, trip, codeptr_ra);
+  if (p.size == 0) return;
+  const unsigned long long step = chunk ? p.stride : trip;
+  for (unsigned long long f = p.first;; f += step) {
+    unsigned long long n = chunk ? (trip - f < chunk ? trip - f : chunk) : p.size;
+    ompt::distribute_chunk_slow(me, static_cast<uint64_t>(iteration_value(lb, incr, f)), n);
+    if (step == 0 || trip - f <= step) break;
+  }
+}
+
+// `loc`/`codeptr_ra`: the program's call, for tools (null loc: not
+// reported).
 template <typename T, typename ST>
 void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper, ST* pstride,
                  ST incr, ST chunk, const ident_t* loc = nullptr,
@@ -109,14 +129,20 @@ void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper
       doacross_enter_announced(me, rec, int(Sched::kStatic), ck, trip, false);
   }
   if (plastiter) *plastiter = 0;
-  const bool tool = KITE_UNLIKELY(ompt::active()) && loc && !distribute;
+  const bool tool = KITE_UNLIKELY(ompt::active()) && loc;
   if (trip == 0) {
     *pstride = incr;
-    if (tool) report_static(me, loc->flags, 0, StaticPart{0, 0, 0, false}, ck, lb, incr, codeptr_ra);
+    if (tool && distribute)
+      report_distribute(me, 0, StaticPart{0, 0, 0, false}, ck, lb, incr, codeptr_ra);
+    else if (tool)
+      report_static(me, loc->flags, 0, StaticPart{0, 0, 0, false}, ck, lb, incr, codeptr_ra);
     return;  // the bounds already describe an empty loop
   }
   StaticPart p = static_part(trip, who.count, who.index, ck);
-  if (tool) report_static(me, loc->flags, trip, p, ck, lb, incr, codeptr_ra);
+  if (tool && distribute)
+    report_distribute(me, trip, p, ck, lb, incr, codeptr_ra);
+  else if (tool)
+    report_static(me, loc->flags, trip, p, ck, lb, incr, codeptr_ra);
   if (p.size == 0) {
     // Past the loop's end, so that "lower <= upper" (or >= for a downward
     // loop) fails right away.
@@ -131,17 +157,23 @@ void static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper
   if (plastiter) *plastiter = p.last ? 1 : 0;
 }
 
-// distribute parallel for: this team's block of the loop (pupperD), then
-// the calling thread's part of that block.
+// distribute parallel for in one call, made by every thread of the
+// parallel region inside a team: this team's block of the loop (pupperD),
+// then the calling thread's part of that block. Tools: the distribute on
+// the region's primary (one report per team), then each thread's loop;
+// __kmpc_for_static_fini ends both.
 template <typename T, typename ST>
 void dist_for_static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, T* pupper,
-                          T* pupperD, ST* pstride, ST incr, ST chunk) {
+                          T* pupperD, ST* pstride, ST incr, ST chunk, const ident_t* loc,
+                          const void* codeptr_ra) {
   Thread* me = self();
   const T lb = *plower, ub = *pupper;
   const unsigned long long trip = trip_count(lb, ub, incr, "__kmpc_dist_for_static_init");
   if (plastiter) *plastiter = 0;
   Participants league = league_of(me);
   StaticPart team = static_part(trip, league.count, league.index, 0);
+  if (KITE_UNLIKELY(ompt::active()) && loc && me->tid == 0)
+    report_distribute(me, trip, team, 0, lb, incr, codeptr_ra);
   if (team.size == 0) {
     *plower = iteration_value(ub, incr, 1);
     *pupper = ub;
@@ -155,7 +187,7 @@ void dist_for_static_init(kmp_int32 schedtype, kmp_int32* plastiter, T* plower, 
   *plower = team_lb;
   *pupper = team_ub;
   kmp_int32 last = 0;
-  static_init(schedtype, &last, plower, pupper, pstride, incr, chunk);
+  static_init(schedtype, &last, plower, pupper, pstride, incr, chunk, loc, codeptr_ra);
   if (plastiter) *plastiter = team.last && last;
 }
 
@@ -195,40 +227,52 @@ KITE_EXPORT void __kmpc_for_static_init_8u(ident_t* loc, kmp_int32, kmp_int32 sc
               KITE_RETURN_ADDRESS());
 }
 
+// Ends the thread's loop (or sections) construct if one is in progress,
+// and the distribute begun in the same team, if any. clang passes the
+// distribute's location here also for the loops inside `distribute
+// parallel for`, so the thread's state, not the location, says which.
 KITE_EXPORT void __kmpc_for_static_fini(ident_t*, kmp_int32) {
-  if (KITE_UNLIKELY(ompt::active())) ompt::work_end_slow(self());
+  if (KITE_UNLIKELY(ompt::active())) {
+    Thread* me = self();
+    ompt::work_end_slow(me);
+    ompt::distribute_end_slow(me);
+  }
 }
 
-KITE_EXPORT void __kmpc_dist_for_static_init_4(ident_t*, kmp_int32, kmp_int32 schedtype,
+KITE_EXPORT void __kmpc_dist_for_static_init_4(ident_t* loc, kmp_int32, kmp_int32 schedtype,
                                                kmp_int32* plastiter, kmp_int32* plower,
                                                kmp_int32* pupper, kmp_int32* pupperD,
                                                kmp_int32* pstride, kmp_int32 incr,
                                                kmp_int32 chunk) {
-  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk);
+  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk, loc,
+                       KITE_RETURN_ADDRESS());
 }
 
-KITE_EXPORT void __kmpc_dist_for_static_init_4u(ident_t*, kmp_int32, kmp_int32 schedtype,
+KITE_EXPORT void __kmpc_dist_for_static_init_4u(ident_t* loc, kmp_int32, kmp_int32 schedtype,
                                                 kmp_int32* plastiter, kmp_uint32* plower,
                                                 kmp_uint32* pupper, kmp_uint32* pupperD,
                                                 kmp_int32* pstride, kmp_int32 incr,
                                                 kmp_int32 chunk) {
-  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk);
+  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk, loc,
+                       KITE_RETURN_ADDRESS());
 }
 
-KITE_EXPORT void __kmpc_dist_for_static_init_8(ident_t*, kmp_int32, kmp_int32 schedtype,
+KITE_EXPORT void __kmpc_dist_for_static_init_8(ident_t* loc, kmp_int32, kmp_int32 schedtype,
                                                kmp_int32* plastiter, kmp_int64* plower,
                                                kmp_int64* pupper, kmp_int64* pupperD,
                                                kmp_int64* pstride, kmp_int64 incr,
                                                kmp_int64 chunk) {
-  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk);
+  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk, loc,
+                       KITE_RETURN_ADDRESS());
 }
 
-KITE_EXPORT void __kmpc_dist_for_static_init_8u(ident_t*, kmp_int32, kmp_int32 schedtype,
+KITE_EXPORT void __kmpc_dist_for_static_init_8u(ident_t* loc, kmp_int32, kmp_int32 schedtype,
                                                 kmp_int32* plastiter, kmp_uint64* plower,
                                                 kmp_uint64* pupper, kmp_uint64* pupperD,
                                                 kmp_int64* pstride, kmp_int64 incr,
                                                 kmp_int64 chunk) {
-  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk);
+  dist_for_static_init(schedtype, plastiter, plower, pupper, pupperD, pstride, incr, chunk, loc,
+                       KITE_RETURN_ADDRESS());
 }
 
 }  // extern "C"

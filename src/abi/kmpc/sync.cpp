@@ -1,6 +1,7 @@
 // LLVM ABI: barrier, critical, single, master/masked, ordered, flush,
 // copyprivate and cancellation.
 #include "abi/kmpc/kmpc.h"
+#include "core/cancel.h"
 #include "core/copyprivate.h"
 #include "core/lock.h"
 #include "core/loop.h"
@@ -32,16 +33,22 @@ int cancel_kind(kmp_int32 kind, const char* entry) {
   }
 }
 
+// The team whose parallel region this thread leaves after its own cancel
+// construct or cancellation point answered "cancelled" (see
+// __kmpc_cancel_barrier); null otherwise.
+__thread Team* t_leaving_team = nullptr;
+
+inline void note_leaving(Thread* me, int which, bool cancelled) {
+  if (cancelled && (which & kCancelParallel)) t_leaving_team = me->team;
+}
+
 }  // namespace
 
 extern "C" {
 
 // Clang uses this one entry point for explicit barriers and for the
 // implicit ones that end worksharing constructs; the ident flags tell them
-// apart (tools see the difference). A cancellable barrier with the generic
-// implicit flag may end a parallel region instead (whose barrier the join
-// reports), so only the sections/single/workshare values are taken as a
-// construct's barrier there.
+// apart (tools see the difference).
 KITE_EXPORT void __kmpc_barrier(ident_t* loc, kmp_int32) {
   Thread* me = self();
   if (loc && (loc->flags & kIdentBarrierExplicit))
@@ -52,12 +59,24 @@ KITE_EXPORT void __kmpc_barrier(ident_t* loc, kmp_int32) {
     team_barrier(me);
 }
 
+// In a parallel region holding `cancel parallel`, clang 14 makes every
+// barrier of the region cancellable: explicit ones (flags 0x22), the
+// implicit barriers of its constructs (loop 0x42, sections 0xC2, single
+// 0x142), and one more, with the loop's flags, on the path of a thread that
+// leaves the region because its own cancel construct or cancellation point
+// answered "cancelled" (the region's end itself has no barrier call; the
+// join has its own). That last one is told from a loop's barrier by the
+// mark the answer leaves: it belongs to no construct, so tools hear nothing
+// of it (the thread already reported the cancellation).
 KITE_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t* loc, kmp_int32) {
   Thread* me = self();
+  const int32_t flags = loc ? loc->flags : 0;
+  const bool leaving = t_leaving_team == me->team && me->team;
+  t_leaving_team = nullptr;
   bool cancelled;
-  if (loc && (loc->flags & kIdentBarrierExplicit))
-    cancelled = explicit_barrier_cancellable(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
-  else if (loc && (loc->flags & kIdentBarrierImplicitMask & ~kIdentBarrierImplicitGeneric))
+  if (flags & kIdentBarrierExplicit)
+    cancelled = explicit_barrier_cancel(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+  else if ((flags & kIdentBarrierImplicitMask) && !leaving)
     cancelled = workshare_barrier_cancellable(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
   else
     cancelled = team_barrier_cancellable(me);
@@ -66,22 +85,29 @@ KITE_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t* loc, kmp_int32) {
 
 KITE_EXPORT kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 cncl_kind) {
   int which = cancel_kind(cncl_kind, "__kmpc_cancel");
-  return which && cancel_activate(self(), which, KITE_RETURN_ADDRESS()) ? 1 : 0;
+  Thread* me = self();
+  bool cancelled = which && cancel_activate(me, which, KITE_RETURN_ADDRESS());
+  note_leaving(me, which, cancelled);
+  return cancelled ? 1 : 0;
 }
 
 KITE_EXPORT kmp_int32 __kmpc_cancellationpoint(ident_t*, kmp_int32, kmp_int32 cncl_kind) {
   int which = cancel_kind(cncl_kind, "__kmpc_cancellationpoint");
-  return which && cancellation_point(self(), which, KITE_RETURN_ADDRESS()) ? 1 : 0;
+  Thread* me = self();
+  bool cancelled = which && cancellation_point(me, which, KITE_RETURN_ADDRESS());
+  note_leaving(me, which, cancelled);
+  return cancelled ? 1 : 0;
 }
 
 KITE_EXPORT void __kmpc_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
   critical_name_enter(critical_slot(crit), KITE_RETURN_ADDRESS());
 }
 
-// The lock adapts to contention by itself; hints change nothing.
+// The lock adapts to contention by itself; the hint changes nothing but
+// what tools are told (mutex_acquire's hint).
 KITE_EXPORT void __kmpc_critical_with_hint(ident_t*, kmp_int32, kmp_critical_name* crit,
-                                           uint32_t) {
-  critical_name_enter(critical_slot(crit), KITE_RETURN_ADDRESS());
+                                           uint32_t hint) {
+  critical_name_enter(critical_slot(crit), KITE_RETURN_ADDRESS(), hint);
 }
 
 KITE_EXPORT void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
@@ -142,7 +168,16 @@ KITE_EXPORT void __kmpc_copyprivate(ident_t*, kmp_int32, size_t, void* cpy_data,
   void* src = copyprivate_broadcast(me, cpy_data, didit != 0, KITE_RETURN_ADDRESS(),
                                     __builtin_dwarf_cfa());
   if (!didit && src != cpy_data) cpy_func(cpy_data, src);
+  // The barrier after the copies is the runtime's own, not the construct's
+  // (the first one was): tools see it as an implementation barrier.
+  const bool tool = KITE_UNLIKELY(ompt::active()) && me->team && me->team->nthreads > 1;
+  if (tool)
+    ompt::barrier_slow(me, ompt_sync_region_barrier_implementation, ompt_scope_begin,
+                       KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
   copyprivate_done(me);
+  if (tool)
+    ompt::barrier_slow(me, ompt_sync_region_barrier_implementation, ompt_scope_end,
+                       KITE_RETURN_ADDRESS(), nullptr);
 }
 
 }  // extern "C"
