@@ -44,6 +44,9 @@ VERSION {
   global:
     __kmpc_*;
     ompc_*;
+    kmpc_set_defaults;
+    kmpc_set_disp_num_buffers;
+    kmpc_set_library;
     kmp_aligned_malloc;
     kmp_calloc;
     kmp_free;
