@@ -6,10 +6,19 @@
 
 using namespace kite;
 
+namespace {
+
+// LLVM 22's omp.h numbers omp_default_mem_space 99 (0 became
+// omp_null_mem_space); older omp.h files, and gcc's, number it 0.
+constexpr uintptr_t kLlvm22DefaultMemSpace = 99;
+
+}  // namespace
+
 extern "C" {
 
 KITE_EXPORT uintptr_t __kmpc_init_allocator(int, uintptr_t memspace, int ntraits,
                                             const AllocTrait* traits) {
+  if (memspace == kLlvm22DefaultMemSpace) memspace = 0;
   return allocator_create(memspace, ntraits, traits);
 }
 

@@ -116,6 +116,13 @@ int main(void) {
   CHECK(__kmpc_get_default_allocator(gtid) == a);
   __kmpc_set_default_allocator(gtid, def);
   __kmpc_destroy_allocator(gtid, a);
+  // LLVM 22's omp.h numbers omp_default_mem_space 99.
+  a = __kmpc_init_allocator(gtid, (omp_memspace_handle_t)99, 1, traits);
+  CHECK(a != omp_null_allocator);
+  p = omp_alloc(8, a);
+  CHECK(p != NULL && ((uintptr_t)p & 255) == 0);
+  omp_free(p, a);
+  __kmpc_destroy_allocator(gtid, a);
 
   // Fortran bindings: arguments by reference.
   size_t big = (size_t)6 << 20;
