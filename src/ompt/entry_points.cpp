@@ -51,9 +51,11 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_dependences:
     case ompt_callback_task_dependence:
     // Loops that call the runtime (dynamic, guided, runtime, ordered,
-    // combined forms), sections, taskloop; every loop, sections and single
-    // of clang programs; gcc 12 runs static loops and single without
-    // telling the runtime where they begin or end.
+    // combined forms), sections, taskloop, scope with task reductions;
+    // every loop, sections, single and distribute of clang programs. gcc 12
+    // makes no runtime call where a static loop, a plain single (its
+    // executor), a scope without task reductions or a distribute begins or
+    // ends, so those cannot be reported.
     case ompt_callback_work:
     case ompt_callback_dispatch:
     // clang programs call __kmpc_masked/master, __kmpc_flush and
@@ -62,20 +64,26 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_masked:
     case ompt_callback_flush:
     case ompt_callback_reduction:
-    // Cancel constructs, cancellation points, cancelled loop/sections
-    // barriers and discarded tasks (gcc); not GOMP_barrier_cancel's
-    // detection, nor the LLVM ABI's.
+    // Cancel constructs, cancellation points, cancellable barriers (both
+    // ABIs) and discarded tasks; not a cancellation a thread finds at the
+    // implicit barrier that ends the region, and a loop's or sections'
+    // cancellable barrier reports the parallel region's cancellation only.
     case ompt_callback_cancel:
       return ompt_set_sometimes;
-    // Parallel constructs, yes; the league of a teams construct and the
-    // initial tasks of teams and target regions, not yet.
+    // Every parallel region (serialized ones too) and every league of a
+    // teams construct (GOMP_teams_reg, GOMP_teams4, __kmpc_fork_teams),
+    // each team's initial task; sometimes, because a program built by gcc
+    // 11 or older enters teams in a target region through GOMP_teams,
+    // which marks no end of the league, and clang 14 runs a target region
+    // without offload targets inline, so its initial task is not seen.
     case ompt_callback_parallel_begin:
     case ompt_callback_parallel_end:
     case ompt_callback_implicit_task:
     // Explicit barriers, the implicit barrier of a parallel region,
     // taskwait, taskgroup, worksharing barriers made by a runtime call
-    // (both ABIs); not gcc's inline static loops, whose barrier is a plain
-    // GOMP_barrier.
+    // (both ABIs), clang's reduction and copyprivate barriers; gcc ends
+    // inline static loops and scopes without task reductions with a plain
+    // GOMP_barrier, reported as an explicit barrier.
     case ompt_callback_sync_region:
     case ompt_callback_sync_region_wait:
       return ompt_set_sometimes;
