@@ -87,7 +87,7 @@ struct TaskSpec {
   bool final;
   bool untied;
   bool mergeable;
-  bool target;                   // a target task (tools see ompt_task_target)
+  bool target = false;           // a target task (tools see ompt_task_target)
   int priority;
   void** depend;                 // libgomp depend array, or null
   void** detach;                 // where the event handle goes, or null
