@@ -8,6 +8,7 @@
 //            sync_region end, implicit_task end, parallel_end
 //   worker:  implicit_task begin, ... the same up to implicit_task end
 #include "ompt/callbacks.h"
+#include "ompt/events_ws.h"
 
 namespace kite {
 namespace ompt {
@@ -98,6 +99,10 @@ void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
 }
 
 void on_region_barrier_begin_slow(Thread* me, Team* team) {
+  // A scope whose closing barrier call never came (the region was
+  // cancelled inside it) ends with the region, so that its begin keeps an
+  // end and the team, reused later, carries no stale mark.
+  if (me->ompt.scope_team == team) scope_slow(me, ompt_scope_end, nullptr);
   ompt_data_t* task_data = &team->implicit[me->tid].ompt.task_data;
   const void* ra = team->ompt.codeptr_ra;
   sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_implicit_parallel,
