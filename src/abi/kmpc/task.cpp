@@ -2,9 +2,42 @@
 // the task back), taskwait, taskyield. See task_block.h for the task's
 // memory; taskgroup.cpp for taskgroups and task reductions.
 #include "abi/kmpc/task_block.h"
+#include "ompt/callbacks.h"
 
 using namespace kite;
 using namespace kite::kmpc;
+
+// Calls entry(gtid, task). A tool's exit frame of the task is the entry's
+// canonical frame address, the stack pointer at the call, which only this
+// code knows: it is stored at *exit_frame (if given) first.
+extern "C" KITE_HIDDEN kmp_int32 kite_kmpc_call_task(kmp_routine_entry_t entry, kmp_int32 gtid,
+                                                     void* task, void** exit_frame);
+__asm__(
+    "  .text\n"
+    "  .p2align 4\n"
+    "  .globl kite_kmpc_call_task\n"
+    "  .hidden kite_kmpc_call_task\n"
+    "  .type kite_kmpc_call_task,@function\n"
+    "kite_kmpc_call_task:\n"
+    "  .cfi_startproc\n"
+    "  pushq %rbp\n"
+    "  .cfi_def_cfa_offset 16\n"
+    "  .cfi_offset %rbp, -16\n"
+    "  movq %rsp, %rbp\n"
+    "  .cfi_def_cfa_register %rbp\n"
+    "  movq %rdi, %rax\n"
+    "  movl %esi, %edi\n"
+    "  movq %rdx, %rsi\n"
+    "  testq %rcx, %rcx\n"
+    "  jz 1f\n"
+    "  movq %rsp, (%rcx)\n"
+    "1:\n"
+    "  callq *%rax\n"
+    "  popq %rbp\n"
+    "  .cfi_def_cfa %rsp, 8\n"
+    "  ret\n"
+    "  .cfi_endproc\n"
+    "  .size kite_kmpc_call_task, .-kite_kmpc_call_task\n");
 
 extern "C" {
 
@@ -21,11 +54,17 @@ namespace kite::kmpc {
 
 void run_task_parts(Header* h) {
   kmp_task_t* task = task_of(h);
-  kmp_int32 gtid = self()->gtid;
+  Thread* me = self();
+  kmp_int32 gtid = me->gtid;
+  // The core pointed the exit frame at its call of task_body; the entry's
+  // own frame is the one a tool unwinds to.
+  void** exit_frame = KITE_UNLIKELY(ompt::active()) && me->task == h->task
+                          ? &h->task->ompt.frame.exit_frame.ptr
+                          : nullptr;
   h->running = true;
   do {
     h->resumed = false;
-    task->routine(gtid, task);
+    kite_kmpc_call_task(task->routine, gtid, task, exit_frame);
   } while (h->resumed);
   h->running = false;
   if (h->flags & kFlagDestructors) task->data1.destructors(gtid, task);
