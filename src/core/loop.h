@@ -81,9 +81,11 @@ void ordered_end(Thread* self, const void* codeptr_ra);
 // Doacross loops (ordered(n) with depend(sink/source)). counts[d] is the
 // iteration count of loop d; the workshared loop is 0..counts[0]-1 step 1.
 // Iteration vectors given to post/wait are logical (0-based per dimension).
+// codeptr_ra: the program's call, whose loop is reported to tools here;
+// null when the caller reports the loop itself.
 bool loop_doacross_start(Thread* self, unsigned ncounts, const unsigned long long* counts,
                          int sched, unsigned long long chunk, uintptr_t* reductions, void** mem,
-                         LoopChunk* out);
+                         LoopChunk* out, const void* codeptr_ra = nullptr);
 // Number of dimensions of the doacross loop the thread is in (0 if none).
 unsigned doacross_dims(Thread* self);
 void doacross_post(Thread* self, const unsigned long long* iter);

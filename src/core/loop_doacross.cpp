@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "loop.h"
+#include "ompt/events_ws.h"
 
 namespace kite {
 
@@ -218,7 +219,8 @@ DoacrossState* current(Thread* self) {
 }  // namespace
 
 bool loop_doacross_start(Thread* self, unsigned ncounts, const ull* counts, int sched, ull chunk,
-                         uintptr_t* reductions, void** mem, LoopChunk* out) {
+                         uintptr_t* reductions, void** mem, LoopChunk* out,
+                         const void* codeptr_ra) {
   int kind;
   ull ch;
   loop_resolve_schedule(self, sched, chunk, &kind, &ch);
@@ -230,7 +232,7 @@ bool loop_doacross_start(Thread* self, unsigned ncounts, const ull* counts, int 
   spec.mem = mem;
   DoacrossInit init{ncounts, counts};
   WorkShare* ws = loop_enter(self, spec, kind, ch, ncounts ? doacross_init : nullptr, &init);
-  (void)ws;
+  if (codeptr_ra) ompt::on_work_begin(self, ompt::loop_work_type(kind), ws->total, codeptr_ra);
   if (!out) return true;
   return loop_next(self, out);
 }

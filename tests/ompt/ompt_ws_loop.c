@@ -2,7 +2,8 @@
  * with the construct's iteration count and codeptr_ra, dispatch events whose
  * chunks cover the iteration space exactly once, one dispatch per section,
  * the implicit barrier (barrier_implicit_workshare, GOMP_loop_end's return
- * address, waiting state), combined parallel loops, taskloop chunks.
+ * address, waiting state), doacross loops, combined parallel loops, taskloop
+ * chunks.
  * kite-test-threads: 1 2 4 */
 #include "kite_test.h"
 #include "support/task_recorder.h"
@@ -57,6 +58,35 @@ __attribute__((noinline)) void loop_ordered(void) {
   }
   KEEP();
 }
+/* Doacross loops (ordered(1) with depend(sink/source)): gcc calls
+ * GOMP_loop_doacross_*_start, clang __kmpc_doacross_init after its
+ * static_init or dispatch_init. */
+static int doacross_order[N], doacross_next;
+__attribute__((noinline)) void loop_doacross_dynamic(void) {
+#pragma omp for ordered(1) schedule(dynamic, 3)
+  for (int i = 0; i < N; ++i) {
+#pragma omp ordered depend(sink : i - 1)
+    doacross_order[i] = __atomic_fetch_add(&doacross_next, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&hits[i], 1, __ATOMIC_RELAXED);
+#pragma omp ordered depend(source)
+  }
+  KEEP();
+}
+__attribute__((noinline)) void loop_doacross_static(void) {
+#pragma omp for ordered(1) schedule(static)
+  for (int i = 0; i < N; ++i) {
+#pragma omp ordered depend(sink : i - 1)
+    doacross_order[i] = __atomic_fetch_add(&doacross_next, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&hits[i], 1, __ATOMIC_RELAXED);
+#pragma omp ordered depend(source)
+  }
+  KEEP();
+}
+static void check_doacross_order(void) {
+  for (int i = 0; i < N; ++i) CHECK_EQ_LONG(doacross_order[i], i);
+  doacross_next = 0;
+}
+
 __attribute__((noinline)) void three_sections(void) {
 #pragma omp sections
   {
@@ -186,6 +216,12 @@ int main(void) {
   check_construct(ompt_work_loop_static, N, (void*)loop_ordered, 1, team_size);
   run_in_team(three_sections);
   check_construct(ompt_work_sections, 3, (void*)three_sections, 1, team_size);
+  run_in_team(loop_doacross_dynamic);
+  check_construct(ompt_work_loop_dynamic, N, (void*)loop_doacross_dynamic, 1, team_size);
+  check_doacross_order();
+  run_in_team(loop_doacross_static);
+  check_construct(ompt_work_loop_static, N, (void*)loop_doacross_static, 1, team_size);
+  check_doacross_order();
 
   /* Combined parallel loop: the construct's return address is the
    * GOMP_parallel_loop_* call's, and so is parallel_begin's. */

@@ -58,22 +58,29 @@ KITE_EXPORT bool GOMP_loop_ordered_start(long start_, long end, long incr, long 
                true, istart, iend, reductions, mem);
 }
 
-KITE_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long* counts, long sched, long chunk,
-                                          long* istart, long* iend, uintptr_t* reductions,
-                                          void** mem) {
+// codeptr_ra: the program's call (the exported entry points' return address).
+static bool doacross_start(const void* codeptr_ra, unsigned ncounts, long* counts, long sched,
+                           long chunk, long* istart, long* iend, uintptr_t* reductions,
+                           void** mem) {
   unsigned long long buf[16];
   unsigned long long* c =
       ncounts <= 16 ? buf : static_cast<unsigned long long*>(xmalloc(ncounts * sizeof(*c)));
   for (unsigned d = 0; d < ncounts; ++d) c[d] = counts[d] > 0 ? counts[d] : 0;
   LoopChunk ch;
   bool got = loop_doacross_start(self(), ncounts, c, sched_from(sched), chunk_from(chunk),
-                                 reductions, mem, istart ? &ch : nullptr);
+                                 reductions, mem, istart ? &ch : nullptr, codeptr_ra);
   if (c != buf) xfree(c);
   if (got && istart) {
     *istart = static_cast<long>(ch.istart);
     *iend = static_cast<long>(ch.iend);
   }
   return got;
+}
+
+KITE_EXPORT bool GOMP_loop_doacross_start(unsigned ncounts, long* counts, long sched, long chunk,
+                                          long* istart, long* iend, uintptr_t* reductions,
+                                          void** mem) {
+  return doacross_start(KITE_RA, ncounts, counts, sched, chunk, istart, iend, reductions, mem);
 }
 
 // --- schedule-specific forms ---------------------------------------------------
@@ -130,23 +137,20 @@ KITE_EXPORT bool GOMP_loop_ordered_runtime_next(long* is, long* ie) { return nex
 
 // --- doacross ---------------------------------------------------------------
 
-static bool doacross(unsigned ncounts, long* counts, int sched, long chunk, long* is, long* ie) {
-  return GOMP_loop_doacross_start(ncounts, counts, sched, chunk, is, ie, nullptr, nullptr);
-}
 KITE_EXPORT bool GOMP_loop_doacross_static_start(unsigned n, long* counts, long chunk, long* is,
                                                  long* ie) {
-  return doacross(n, counts, kStatic, chunk, is, ie);
+  return doacross_start(KITE_RA, n, counts, kStatic, chunk, is, ie, nullptr, nullptr);
 }
 KITE_EXPORT bool GOMP_loop_doacross_dynamic_start(unsigned n, long* counts, long chunk, long* is,
                                                   long* ie) {
-  return doacross(n, counts, kDynamic, chunk, is, ie);
+  return doacross_start(KITE_RA, n, counts, kDynamic, chunk, is, ie, nullptr, nullptr);
 }
 KITE_EXPORT bool GOMP_loop_doacross_guided_start(unsigned n, long* counts, long chunk, long* is,
                                                  long* ie) {
-  return doacross(n, counts, kGuided, chunk, is, ie);
+  return doacross_start(KITE_RA, n, counts, kGuided, chunk, is, ie, nullptr, nullptr);
 }
 KITE_EXPORT bool GOMP_loop_doacross_runtime_start(unsigned n, long* counts, long* is, long* ie) {
-  return doacross(n, counts, kSchedRuntime, 0, is, ie);
+  return doacross_start(KITE_RA, n, counts, kSchedRuntime, 0, is, ie, nullptr, nullptr);
 }
 
 // --- end ----------------------------------------------------------------------

@@ -47,17 +47,23 @@ KITE_EXPORT bool GOMP_loop_ull_ordered_start(bool up, ull s, ull e, ull i, long 
   return start(KITE_RA, up, s, e, i, static_cast<int>(sched), chunk, true, is, ie, reductions, mem);
 }
 
-KITE_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull* counts, long sched,
-                                              ull chunk, ull* is, ull* ie, uintptr_t* reductions,
-                                              void** mem) {
+// codeptr_ra: the program's call (the exported entry points' return address).
+static bool doacross_start(const void* codeptr_ra, unsigned ncounts, ull* counts, long sched,
+                           ull chunk, ull* is, ull* ie, uintptr_t* reductions, void** mem) {
   LoopChunk c;
   bool got = loop_doacross_start(self(), ncounts, counts, static_cast<int>(sched), chunk,
-                                 reductions, mem, is ? &c : nullptr);
+                                 reductions, mem, is ? &c : nullptr, codeptr_ra);
   if (got && is) {
     *is = c.istart;
     *ie = c.iend;
   }
   return got;
+}
+
+KITE_EXPORT bool GOMP_loop_ull_doacross_start(unsigned ncounts, ull* counts, long sched,
+                                              ull chunk, ull* is, ull* ie, uintptr_t* reductions,
+                                              void** mem) {
+  return doacross_start(KITE_RA, ncounts, counts, sched, chunk, is, ie, reductions, mem);
 }
 
 #define KITE_LOOP_ULL_FORMS(NAME, SCHED)                                                    \
@@ -113,19 +119,19 @@ KITE_EXPORT bool GOMP_loop_ull_ordered_runtime_next(ull* is, ull* ie) { return n
 
 KITE_EXPORT bool GOMP_loop_ull_doacross_static_start(unsigned n, ull* counts, ull chunk, ull* is,
                                                      ull* ie) {
-  return GOMP_loop_ull_doacross_start(n, counts, kStatic, chunk, is, ie, nullptr, nullptr);
+  return doacross_start(KITE_RA, n, counts, kStatic, chunk, is, ie, nullptr, nullptr);
 }
 KITE_EXPORT bool GOMP_loop_ull_doacross_dynamic_start(unsigned n, ull* counts, ull chunk,
                                                       ull* is, ull* ie) {
-  return GOMP_loop_ull_doacross_start(n, counts, kDynamic, chunk, is, ie, nullptr, nullptr);
+  return doacross_start(KITE_RA, n, counts, kDynamic, chunk, is, ie, nullptr, nullptr);
 }
 KITE_EXPORT bool GOMP_loop_ull_doacross_guided_start(unsigned n, ull* counts, ull chunk, ull* is,
                                                      ull* ie) {
-  return GOMP_loop_ull_doacross_start(n, counts, kGuided, chunk, is, ie, nullptr, nullptr);
+  return doacross_start(KITE_RA, n, counts, kGuided, chunk, is, ie, nullptr, nullptr);
 }
 KITE_EXPORT bool GOMP_loop_ull_doacross_runtime_start(unsigned n, ull* counts, ull* is,
                                                       ull* ie) {
-  return GOMP_loop_ull_doacross_start(n, counts, kSchedRuntime, 0, is, ie, nullptr, nullptr);
+  return doacross_start(KITE_RA, n, counts, kSchedRuntime, 0, is, ie, nullptr, nullptr);
 }
 
 }  // extern "C"

@@ -62,7 +62,7 @@ void dispatch_init(kmp_int32 schedule, T lb, T ub, ST st, ST chunk, const void* 
   unsigned long long ck;
   loop_resolve_schedule(me, spec.sched, spec.chunk, &kind, &ck);
   if (rec->doacross == Doacross::kAnnounced)
-    doacross_enter_announced(me, rec, kind, ck, trip, true);
+    doacross_enter_announced(me, rec, kind, ck, trip, true, codeptr_ra);
   else {
     WorkShare* ws = loop_enter(me, spec, kind, ck, nullptr, nullptr);
     ompt::on_work_begin(me, ompt::loop_work_type(kind), ws->total, codeptr_ra);

@@ -3,6 +3,7 @@
 #include "abi/kmpc/loop_state.h"
 
 #include "core/loop.h"
+#include "ompt/events_ws.h"
 
 using namespace kite;
 using namespace kite::kmpc;
@@ -73,7 +74,8 @@ LevelLoop* level_loop(const Thread* me) {
 }
 
 void doacross_enter_announced(Thread* me, LevelLoop* rec, int kind, unsigned long long chunk,
-                              unsigned long long trip, bool from_dispatch) {
+                              unsigned long long trip, bool from_dispatch,
+                              const void* codeptr_ra) {
   // clang normalizes every loop of the nest (lower bound 0, step 1) and
   // passes its iteration count as the upper bound, one past the last
   // iteration: when the workshared loop's exact count says so, every
@@ -97,16 +99,29 @@ void doacross_enter_announced(Thread* me, LevelLoop* rec, int kind, unsigned lon
          trip, rec->counts[0]);
   }
   if (c == 0) {
-    // Enter a construct anyway (every thread does), with no dependences.
-    loop_doacross_start(me, 0, nullptr, kind, chunk, nullptr, nullptr, nullptr);
-  } else if (c == 1) {
-    loop_doacross_start(me, rec->ndims, rec->counts, kind, chunk, nullptr, nullptr, nullptr);
+    // A plain loop, waits and posts ignored: a dispatch loop still hands
+    // out all `trip` iterations; a static one needs no construct.
+    if (from_dispatch) {
+      LoopSpec spec{};
+      spec.bounds = loop_bounds_ull(true, 0, trip, 1);
+      spec.sched = kind;
+      spec.chunk = chunk;
+      loop_enter(me, spec, kind, chunk, nullptr, nullptr);
+      if (codeptr_ra) ompt::on_work_begin(me, ompt::loop_work_type(kind), trip, codeptr_ra);
+    }
+    rec->doacross = Doacross::kNone;
+    return;
+  }
+  if (c == 1) {
+    loop_doacross_start(me, rec->ndims, rec->counts, kind, chunk, nullptr, nullptr, nullptr,
+                        codeptr_ra);
   } else {
     unsigned n = rec->ndims - c + 1;
     auto* merged = static_cast<unsigned long long*>(__builtin_alloca(n * sizeof(long long)));
     merged[0] = trip;
     for (unsigned d = 1; d < n; ++d) merged[d] = rec->counts[c + d - 1];
-    loop_doacross_start(me, n, merged, kind, chunk, nullptr, nullptr, nullptr);
+    loop_doacross_start(me, n, merged, kind, chunk, nullptr, nullptr, nullptr,
+                        codeptr_ra);
   }
   rec->doacross = from_dispatch ? Doacross::kEnteredDispatch : Doacross::kEnteredStatic;
 }

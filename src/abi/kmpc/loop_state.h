@@ -39,7 +39,10 @@ LevelLoop* level_loop(const Thread* me);
 // The loop's init (static or dispatch) enters an announced doacross
 // construct with its schedule (kind and chunk resolved); `trip` is the
 // workshared loop's iteration count, which must be the outer dimension's.
+// codeptr_ra: report the loop to tools as called from there (null: the
+// caller reports it).
 void doacross_enter_announced(Thread* me, LevelLoop* rec, int kind, unsigned long long chunk,
-                              unsigned long long trip, bool from_dispatch);
+                              unsigned long long trip, bool from_dispatch,
+                              const void* codeptr_ra = nullptr);
 
 }  // namespace kite::kmpc
