@@ -1,4 +1,3 @@
-// kite-test-compilers: gcc  -- the tool library path is a compile definition tests/ompt/CMakeLists.txt gives the gcc target only
 /* OMP_TOOL_LIBRARIES: the runtime tries each library in order and uses the
  * first whose ompt_start_tool returns a tool; OMP_TOOL_VERBOSE_INIT=stdout
  * logs each step. This program defines no ompt_start_tool itself. It runs
