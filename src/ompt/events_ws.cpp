@@ -166,10 +166,15 @@ void flush_slow(Thread* me, const void* codeptr_ra) {
   if (cb) cb(&me->ompt.thread_data, codeptr_ra);
 }
 
+// The thread is in work_reduction from the begin event to the end event,
+// both included (waiting for the reduction's lock is part of it).
 void reduction_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
+  if (ep == ompt_scope_begin) set_state(me, ompt_state_work_reduction);
   auto cb = callback<ompt_callback_sync_region_t>(ompt_callback_reduction);
   if (cb)
     cb(ompt_sync_region_reduction, ep, current_region(me), &me->task->ompt.task_data, codeptr_ra);
+  if (ep == ompt_scope_end)
+    set_state(me, me->team ? ompt_state_work_parallel : ompt_state_work_serial);
 }
 
 }  // namespace ompt

@@ -42,6 +42,7 @@ static void wsc_reduction(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, omp
   e->kind = kind;
   e->task_id = td ? td->value : 0;
   e->ra = ra;
+  e->state = rec_get_state(NULL);
 }
 
 static int wsc_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t* tool_data) {
@@ -330,5 +331,11 @@ int main(void) {
   CHECK_EQ_LONG(reduce_loop(), (long)N * (N - 1) / 2);
   CHECK_EQ_LONG(count_since(EV_RED_BEGIN, ompt_sync_region_reduction), nthreads);
   CHECK_EQ_LONG(count_since(EV_RED_END, ompt_sync_region_reduction), nthreads);
+  /* ... in the work_reduction state, and working again afterwards. */
+  for (int k = 0; k < rec_nthreads && k < REC_MAX_THREADS; ++k)
+    for (int i = mark[k]; i < rec_threads[k].count; ++i)
+      if (rec_threads[k].ev[i].ev == EV_RED_BEGIN || rec_threads[k].ev[i].ev == EV_RED_END)
+        CHECK_EQ_LONG(rec_threads[k].ev[i].state, ompt_state_work_reduction);
+  CHECK_EQ_LONG(rec_get_state(NULL), ompt_state_work_serial);
   KITE_TEST_END();
 }
