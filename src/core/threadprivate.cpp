@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lock.h"
 
 namespace kite {
 
@@ -55,7 +54,10 @@ struct Uncached {
 };
 constexpr size_t kUncachedBuckets = 64;
 
-LockWord g_tp_lock{0};
+// A mutex rather than a LockWord: the thread-end and exit paths run when
+// the calling thread may no longer have a runtime record (owner id) and
+// must not create one.
+pthread_mutex_t g_tp_lock = PTHREAD_MUTEX_INITIALIZER;
 Registered* g_registered;          // under g_tp_lock
 ThreadCopies* g_threads;           // under g_tp_lock
 bool g_key_made;                   // under g_tp_lock
@@ -111,10 +113,9 @@ Copy* unlink_copies(ThreadCopies* tc) {
 // The pthread key's destructor: the thread is ending.
 void thread_copies_end(void* arg) {
   auto* tc = static_cast<ThreadCopies*>(arg);
-  uint32_t me = lock_owner_id();
-  lock_acquire(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_lock(&g_tp_lock);
   Copy* list = unlink_copies(tc);
-  lock_release(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_unlock(&g_tp_lock);
   // Destructors run without the lock: they may use threadprivate variables.
   while (list) {
     Copy* next = list->next;
@@ -129,8 +130,7 @@ void thread_copies_end(void* arg) {
 // threads that never ended). Runs before the destructors of the variables
 // registered before it, as atexit handlers run in reverse order.
 void destroy_remaining_copies() {
-  uint32_t me = lock_owner_id();
-  lock_acquire(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_lock(&g_tp_lock);
   Copy* all = nullptr;
   for (ThreadCopies* tc = g_threads; tc; tc = tc->next) {
     if (tc->ended) continue;
@@ -142,7 +142,7 @@ void destroy_remaining_copies() {
       list = next;
     }
   }
-  lock_release(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_unlock(&g_tp_lock);
   // Storage is left to the exiting process: another exit handler may still
   // hold a pointer to a copy.
   for (Copy* c = all; c; c = c->next) destroy(c);
@@ -193,14 +193,13 @@ void* make_copy(Thread* self, void* original, size_t size, const Table* table,
 }  // namespace
 
 void threadprivate_register(void* original, const ThreadprivateInit& init) {
-  uint32_t me = lock_owner_id();
-  lock_acquire(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_lock(&g_tp_lock);
   auto* r = static_cast<Registered*>(xmalloc(sizeof(Registered)));
   *r = {original, init, g_registered};
   const bool first_destructor = has_destructor(r) && !g_exit_handler;
   if (first_destructor) g_exit_handler = true;
   g_registered = r;
-  lock_release(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_unlock(&g_tp_lock);
   if (first_destructor) atexit(destroy_remaining_copies);
 }
 
@@ -212,8 +211,7 @@ void* threadprivate_cached(Thread* self, void* original, size_t size, void** cac
     void* copy = t->slot[id].load(std::memory_order_acquire);
     if (KITE_LIKELY(copy != nullptr)) return copy;
   }
-  uint32_t me = lock_owner_id();
-  lock_acquire(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_lock(&g_tp_lock);
   t = word->load(std::memory_order_acquire);
   if (!t || id >= t->cap) {
     size_t cap = t ? 2 * t->cap : 16;
@@ -232,7 +230,7 @@ void* threadprivate_cached(Thread* self, void* original, size_t size, void** cac
     copy = make_copy(self, original, size, t, word);
     t->slot[id].store(copy, std::memory_order_release);
   }
-  lock_release(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_unlock(&g_tp_lock);
   return copy;
 }
 
@@ -241,8 +239,7 @@ void* threadprivate_uncached(Thread* self, void* original, size_t size) {
       g_uncached[(reinterpret_cast<uintptr_t>(original) >> 4) % kUncachedBuckets];
   for (Uncached* u = bucket.load(std::memory_order_acquire); u; u = u->next)
     if (u->original == original) return threadprivate_cached(self, original, size, &u->cache);
-  uint32_t me = lock_owner_id();
-  lock_acquire(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_lock(&g_tp_lock);
   Uncached* u = bucket.load(std::memory_order_relaxed);
   while (u && u->original != original) u = u->next;
   if (!u) {
@@ -250,7 +247,7 @@ void* threadprivate_uncached(Thread* self, void* original, size_t size) {
     *u = {original, nullptr, bucket.load(std::memory_order_relaxed)};
     bucket.store(u, std::memory_order_release);
   }
-  lock_release(&g_tp_lock, me, "threadprivate");
+  pthread_mutex_unlock(&g_tp_lock);
   return threadprivate_cached(self, original, size, &u->cache);
 }
 
