@@ -1,6 +1,7 @@
-// LLVM ABI: the scope construct (__kmpc_scope / __kmpc_end_scope, clang 16
-// and later). The construct needs nothing from the runtime: its
-// reductions go through __kmpc_reduce and its barrier through
+// LLVM ABI: the scope construct (__kmpc_scope / __kmpc_end_scope, exported
+// by libomp for front ends that mark the construct; clang 22 emits only
+// its closing __kmpc_barrier). The construct needs nothing from the
+// runtime: its reductions go through __kmpc_reduce and its barrier through
 // __kmpc_barrier. These calls mark it for tools (work scope begin/end).
 #include "abi/kmpc/kmpc.h"
 #include "ompt/events_ws.h"

@@ -1,7 +1,8 @@
 // kite-test-cflags: -rdynamic
-// __kmpc_scope / __kmpc_end_scope (the scope construct, clang 16+): tools
-// see a work scope region begin and end on every thread, with the call's
-// return address. Called directly: clang 14 has no scope construct.
+// __kmpc_scope / __kmpc_end_scope (the scope construct's marks, which
+// libomp exports): tools see a work scope region begin and end on every
+// thread, with the call's return address. Called directly: clang 14 has no
+// scope construct, and clang 22 emits only the closing barrier.
 #include <omp-tools.h>
 #include <omp.h>
 
