@@ -1,6 +1,7 @@
-// LLVM ABI: queries and controls libomp exports that no construct needs:
+// LLVM ABI: queries and controls libomp exports besides the constructs:
 // task ids, the runtime's thread count, the pushed num_threads, pause,
-// target-offload-var, and re-running the team's outlined function.
+// target-offload-var and thread-limit-var, and re-running the team's
+// outlined function.
 #include <omp.h>
 
 #include "abi/kmpc/kmpc.h"
@@ -65,6 +66,19 @@ KITE_EXPORT int __kmpc_pause_resource(int level) {
       warn("__kmpc_pause_resource: unknown pause level %d; nothing paused", level);
       return 1;
   }
+}
+
+// thread_limit on a target construct without teams (clang 19+ calls this
+// in the target region's task): thread-limit-var of the current task, so
+// of the target region and what it encloses.
+KITE_EXPORT void __kmpc_set_thread_limit(ident_t*, kmp_int32, kmp_int32 thread_limit) {
+  Thread* me = self();
+  if (thread_limit <= 0) {
+    warn("thread_limit(%d) is not positive; keeping thread-limit-var %d", thread_limit,
+         me->task->icv.thread_limit);
+    return;
+  }
+  me->task->icv.thread_limit = thread_limit;
 }
 
 // target-offload-var in libomp's numbering (kmp_target_offload_kind):
