@@ -291,23 +291,27 @@ void task_wait_all_team_tasks(Thread* me, Team* team) {
 
 namespace {
 
-// Clears every field of a descriptor outside TaskRuntime (fields others
-// add to Task start at zero). Plain stores: a `rep stos`, which memset
-// becomes at this size, costs more to start than the work.
+// Clears the fields of a descriptor after TaskRuntime (the tool's part,
+// and any a later change adds there start at zero). The fields before it
+// are the ones every creator sets right after (icv, parent, team, kind,
+// final); the asserts keep it that way. Plain stores: a `rep stos`, which
+// memset becomes at this size, costs more to start than the work.
 inline void clear_general_part(Task* t) {
   typedef long long v2 __attribute__((vector_size(16)));
-  constexpr size_t kHead = offsetof(Task, rt);
+  static_assert(offsetof(Task, icv) == 0 &&
+                offsetof(Task, parent) - sizeof(TaskIcvs) < alignof(Task*) &&
+                offsetof(Task, team) == offsetof(Task, parent) + sizeof(Task*) &&
+                offsetof(Task, kind) == offsetof(Task, team) + sizeof(Team*) &&
+                offsetof(Task, final) == offsetof(Task, kind) + 1 &&
+                offsetof(Task, rt) - (offsetof(Task, final) + 1) < alignof(TaskRuntime),
+                "a new field before TaskRuntime: set it in every creator, or clear it here");
   constexpr size_t kTail = offsetof(Task, rt) + sizeof(TaskRuntime);
-  static_assert(kHead % sizeof(v2) == 0 && kTail % sizeof(v2) == 0 &&
-                sizeof(Task) % sizeof(v2) == 0 && alignof(Task) >= sizeof(v2));
+  static_assert(kTail % sizeof(v2) == 0 && sizeof(Task) % sizeof(v2) == 0 &&
+                alignof(Task) >= sizeof(v2));
   v2* q = reinterpret_cast<v2*>(t);
-  for (size_t i = 0; i < kHead / sizeof(v2); ++i) {
-    q[i] = v2{0, 0};
-    asm volatile("" ::: "memory");  // keeps the loop from turning into memset
-  }
   for (size_t i = kTail / sizeof(v2); i < sizeof(Task) / sizeof(v2); ++i) {
     q[i] = v2{0, 0};
-    asm volatile("" ::: "memory");
+    asm volatile("" ::: "memory");  // keeps the loop from turning into memset
   }
 }
 
@@ -330,9 +334,17 @@ Task* free_task(Thread* me, Task* t) {
 void release_ref(Thread* me, Task* t) {
   while (t) {
     // A lone reference is ours: nobody else can add one to it any more.
-    if (t->rt.counts.load(std::memory_order_acquire) != kRef &&
-        refs_of(t->rt.counts.fetch_sub(kRef, std::memory_order_acq_rel)) != 1)
-      return;
+    if (t->rt.counts.load(std::memory_order_acquire) != kRef) {
+      // A descriptor on a stack is never freed here (its owner holds a
+      // reference until it returns); the owner may be waiting for the
+      // last other one to go. Read before the update: after it, the
+      // owner may be gone.
+      const bool on_stack = t->rt.flags & kTaskOnStack;
+      Team* team = t->team;
+      uint64_t old = t->rt.counts.fetch_sub(kRef, std::memory_order_seq_cst);
+      if (on_stack && old == 2 * kRef) task_notify_after_publish(team);
+      if (refs_of(old) != 1) return;
+    }
     t = free_task(me, t);
   }
 }
@@ -581,10 +593,9 @@ namespace {
 // no dependence can hold it back, no child outlives it. Its descriptor
 // lives on the stack. kTraced: a tool is attached (task_create and
 // task_schedule around the body).
-template <bool kTraced>
-void run_included(Thread* me, const TaskSpec& spec) {
-  Task* parent = me->task;
-  Task t;
+// Fills in a descriptor that lives on the caller's stack.
+inline void init_stack_task(Thread* me, Task& t, Task* parent, const TaskSpec& spec,
+                            uint8_t flags) {
   clear_general_part(&t);
   t.icv = parent->icv;
   t.parent = parent;
@@ -594,7 +605,7 @@ void run_included(Thread* me, const TaskSpec& spec) {
   TaskRuntime& rt = t.rt;
   rt.depth = parent->rt.depth + 1;
   rt.priority = 0;
-  rt.flags = static_cast<uint8_t>(kTaskUndeferred | (spec.target ? kTaskTarget : 0));
+  rt.flags = static_cast<uint8_t>(flags | (spec.target ? kTaskTarget : 0));
   rt.taskgroup = parent->rt.taskgroup;
   rt.deps = nullptr;
   rt.fn = spec.fn;
@@ -607,16 +618,32 @@ void run_included(Thread* me, const TaskSpec& spec) {
   rt.npred.store(0, std::memory_order_relaxed);
   rt.detach.store(0, std::memory_order_relaxed);
   rt.successors = nullptr;
-  void* arg = spec.data;
+}
+
+// The task's data: the program's block itself, or a copy made by its copy
+// function in `buf` (the caller's alloca of arg_size + arg_align bytes).
+inline void* stack_task_arg(const TaskSpec& spec, char* buf) {
+  if (!spec.cpyfn) return spec.data;
+  size_t align = spec.arg_align > 0 ? static_cast<size_t>(spec.arg_align) : 1;
+  uintptr_t a = (reinterpret_cast<uintptr_t>(buf) + align - 1) & ~(uintptr_t)(align - 1);
+  void* arg = reinterpret_cast<void*>(a);
+  spec.cpyfn(arg, spec.data);
+  return arg;
+}
+
+inline size_t stack_task_arg_space(const TaskSpec& spec) {
+  if (!spec.cpyfn) return 0;
+  return size_t(spec.arg_size > 0 ? spec.arg_size : 0) + size_t(spec.arg_align > 0 ? spec.arg_align : 1);
+}
+
+template <bool kTraced>
+void run_included(Thread* me, const TaskSpec& spec) {
+  Task* parent = me->task;
+  Task t;
+  init_stack_task(me, t, parent, spec, kTaskUndeferred);
+  TaskRuntime& rt = t.rt;
   me->task = &t;
-  if (spec.cpyfn) {
-    size_t align = spec.arg_align > 0 ? static_cast<size_t>(spec.arg_align) : 1;
-    size_t size = spec.arg_size > 0 ? static_cast<size_t>(spec.arg_size) : 0;
-    char* buf = static_cast<char*>(__builtin_alloca(size + align));
-    uintptr_t a = (reinterpret_cast<uintptr_t>(buf) + align - 1) & ~(uintptr_t)(align - 1);
-    arg = reinterpret_cast<void*>(a);
-    spec.cpyfn(arg, spec.data);
-  }
+  void* arg = stack_task_arg(spec, static_cast<char*>(__builtin_alloca(stack_task_arg_space(spec))));
   rt.arg = arg;
   if (kTraced) {
     me->task = parent;
@@ -630,6 +657,31 @@ void run_included(Thread* me, const TaskSpec& spec) {
     me->task = parent;
   }
   if (rt.deps) depend_table_free(me, rt.deps);
+}
+
+// A task its creator runs at once (an if(0) task, or one the throttle runs
+// inline), with no dependences or detach event to wait for, and no tool
+// watching: its descriptor lives on the stack too. Unlike an included
+// task's, its children may be deferred and refer to it, so it returns only
+// once its own reference is the last one (every child completed), running
+// tasks meanwhile; release_ref wakes it.
+void run_on_stack(Thread* me, const TaskSpec& spec) {
+  Task* parent = me->task;
+  Task t;
+  init_stack_task(me, t, parent, spec, kTaskUndeferred | kTaskOnStack);
+  me->task = &t;
+  void* arg = stack_task_arg(spec, static_cast<char*>(__builtin_alloca(stack_task_arg_space(spec))));
+  t.rt.arg = arg;
+  spec.fn(arg);
+  if (t.rt.counts.load(std::memory_order_acquire) != kRef)
+    task_wait_until(
+        me, me->team,
+        [](void* c) {
+          return static_cast<Task*>(c)->rt.counts.load(std::memory_order_acquire) == kRef;
+        },
+        &t);
+  me->task = parent;
+  if (t.rt.deps) depend_table_free(me, t.rt.deps);
 }
 
 // Inlined: the no-cancellation case is one load on the spawn fast path.
@@ -675,6 +727,10 @@ void task_spawn(Thread* me, const TaskSpec& spec) {
   }
   void* arg;
   bool now = task_must_run_now(me, spec);
+  if (now && !spec.depend && !spec.detach) {
+    run_on_stack(me, spec);
+    return;
+  }
   Task* t = task_prepare(me, spec, &arg);
   if (now)
     task_run_now(me, t);

@@ -74,6 +74,7 @@ enum TaskFlag : uint8_t {
   kTaskMergeable = 8,
   kTaskOwnRecords = 16,  // depend records live apart from the block (task_split.cpp)
   kTaskTarget = 32,      // the task of a target construct (nowait / depend): for tools
+  kTaskOnStack = 64,     // descriptor on its creator's stack (task.cpp run_on_stack)
 };
 
 // What an encountering thread asks for (the ABI adapters fill this in).
