@@ -43,7 +43,16 @@ void fatal(const char* fmt, ...) {
   abort();
 }
 
+namespace {
+std::atomic<bool> g_warnings{true};
+}  // namespace
+
+void warnings_enable(bool on) { g_warnings.store(on, std::memory_order_relaxed); }
+
+bool warnings_enabled() { return g_warnings.load(std::memory_order_relaxed); }
+
 void warn(const char* fmt, ...) {
+  if (!g_warnings.load(std::memory_order_relaxed)) return;
   char buf[512];
   va_list ap;
   va_start(ap, fmt);

@@ -32,6 +32,9 @@ void xfree(void* p);
 [[noreturn]] void fatal(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // One-line warning on stderr prefixed with "kite: ".
 void warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+// Turns warn() on or off for the whole process (libomp's kmp_set_warnings_*).
+void warnings_enable(bool on);
+bool warnings_enabled();
 
 }  // namespace kite
 

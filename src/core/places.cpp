@@ -275,6 +275,14 @@ void places_use_default_threads() {
   g_abstract_limit = 0;
 }
 
+bool places_process_allows(int cpu) { return proc_allowed(cpu); }
+
+int places_process_cpu_end() {
+  for (int c = g_proc_mask_cpus - 1; c >= 0; --c)
+    if (CPU_ISSET_S(c, g_proc_mask_size, g_proc_mask)) return c + 1;
+  return 0;
+}
+
 int places_count() {
   if (g_source == Source::kNone) return 0;
   ensure_list();

@@ -24,6 +24,10 @@ void places_use_default_threads();
 // --- queries -------------------------------------------------------------
 // Number of places in place-partition-var of the initial task (0 = none).
 int places_count();
+// Whether the process may run on processor `cpu` (its mask at startup).
+bool places_process_allows(int cpu);
+// One past the highest processor id the process mask names.
+int places_process_cpu_end();
 // Processor ids of a place; returns how many, fills up to `cap` of them.
 int place_procs(int place, int* ids, int cap);
 // Writes the place list as OMP_DISPLAY_ENV shows it ("{0:2},{2}"); returns

@@ -82,6 +82,8 @@ ForkSpec take_fork_spec(bool if_clause, const void* ra, void* cfa) {
   s.enter_frame = cfa;
   t_pushed.num_threads = 0;
   t_pushed.proc_bind = -1;
+  // num_threads(strict: n): push_threads.cpp checks what the fork can give.
+  if (KITE_UNLIKELY(kmpc::strict_pending())) kmpc::strict_check(s);
   return s;
 }
 
@@ -89,6 +91,9 @@ struct Outlined {
   kmpc_micro fn;
   long argc;
   void** argv;
+  // num_threads(list): nthreads-var of the region's implicit tasks and of
+  // the levels below them (push_threads.cpp); n == 0: none.
+  kmpc::NestedThreads nested;
 };
 
 // The implicit task's exit frame, which the core pointed at this file's
@@ -104,6 +109,12 @@ void run_outlined(void* p) {
   Thread* me = self();
   kmp_int32 gtid = me->gtid;
   kmp_int32 btid = me->tid;
+  if (KITE_UNLIKELY(o->nested.n > 0)) {
+    kmpc::NestedThreads saved = kmpc::nested_enter(me, o->nested);
+    kite_kmpc_invoke(o->fn, &gtid, &btid, o->argc, o->argv, tool_exit_frame(me));
+    kmpc::nested_leave(saved);
+    return;
+  }
   kite_kmpc_invoke(o->fn, &gtid, &btid, o->argc, o->argv, tool_exit_frame(me));
 }
 
@@ -180,7 +191,7 @@ KITE_EXPORT void __kmpc_push_proc_bind(ident_t*, kmp_int32, int proc_bind) {
 
 KITE_EXPORT void __kmpc_fork_call(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
   KITE_KMPC_COLLECT_ARGS(argc, microtask, "__kmpc_fork_call", args);
-  Outlined o{microtask, args_n, args_v};
+  Outlined o{microtask, args_n, args_v, kmpc::nested_for_fork()};
   parallel(take_fork_spec(true, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa()), run_outlined, &o);
 }
 
@@ -212,7 +223,7 @@ KITE_EXPORT void __kmpc_push_num_teams_51(ident_t* loc, kmp_int32 gtid, kmp_int3
 
 KITE_EXPORT void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
   KITE_KMPC_COLLECT_ARGS(argc, microtask, "__kmpc_fork_teams", args);
-  Outlined o{microtask, args_n, args_v};
+  Outlined o{microtask, args_n, args_v, {}};
   int num_teams = t_pushed.num_teams, limit = t_pushed.thread_limit;
   t_pushed.num_teams = 0;
   t_pushed.thread_limit = 0;
@@ -220,3 +231,23 @@ KITE_EXPORT void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro microtas
 }
 
 }  // extern "C"
+
+namespace kite::kmpc {
+
+void push_num_threads_value(int num_threads) { t_pushed.num_threads = num_threads; }
+
+void fork_outlined(kmpc_micro fn, long argc, void** argv, bool if_clause, const void* codeptr_ra,
+                   void* enter_frame) {
+  Outlined o{fn, argc, argv, nested_for_fork()};
+  ForkSpec spec = take_fork_spec(if_clause, codeptr_ra, enter_frame);
+  if (if_clause) {
+    parallel(spec, run_outlined, &o);
+    return;
+  }
+  // if(false): a team of one, as __kmpc_serialized_parallel makes.
+  parallel_start(spec, [](void*) {}, nullptr);
+  run_outlined(&o);
+  parallel_end();
+}
+
+}  // namespace kite::kmpc

@@ -60,4 +60,28 @@ inline kmp_int32 gtid_of(const Thread* t) { return t->gtid; }
 template <typename T, typename ST>
 void dispatch_init_at(kmp_int32 schedule, T lb, T ub, ST st, ST chunk, const void* codeptr_ra);
 
+// --- fork hooks (fork.cpp, push_threads.cpp) ---------------------------------
+// num_threads(list): the values for the levels below the next region.
+struct NestedThreads {
+  kmp_int32 v[kMaxIcvList];
+  int n;
+};
+// What the next fork's implicit tasks and their nested regions get: a
+// pushed list, else what the enclosing region's list left for this level.
+NestedThreads nested_for_fork();
+// In an implicit task of a region forked with a list: sets its
+// nthreads-var; returns what to restore with nested_leave.
+NestedThreads nested_enter(Thread* me, const NestedThreads& list);
+void nested_leave(const NestedThreads& saved);
+// num_threads(strict: n) pushed for the next fork.
+bool strict_pending();
+// Raises the strict modifier's error when the fork cannot give exactly n.
+void strict_check(const ForkSpec& spec);
+// The pushed num_threads value of the next fork.
+void push_num_threads_value(int num_threads);
+// Forks fn(gtid, btid, argv[0..argc-1]) with the pushed clauses; argv holds
+// at least four entries. if_clause false: a team of one.
+void fork_outlined(kmpc_micro fn, long argc, void** argv, bool if_clause, const void* codeptr_ra,
+                   void* enter_frame);
+
 }  // namespace kite::kmpc
