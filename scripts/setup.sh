@@ -1,22 +1,83 @@
 #!/bin/sh
-# Installs the Debian packages Kite needs (only those missing), then
-# configures and builds Kite in $KITE_BUILD_DIR (default: build).
+# Installs the Debian packages Kite needs (only those missing), unpacks the
+# omp.h of the newer clangs the tests are also built with, then configures
+# and builds Kite in $KITE_BUILD_DIR (default: build).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${KITE_BUILD_DIR:-$here/build}
 
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+updated=no
+apt_update() {
+  [ "$updated" = yes ] && return 0
+  updated=yes
+  $sudo apt-get update -qq
+}
+
+missing_of() {
+  out=""
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || out="$out $p"
+  done
+  echo "$out"
+}
+
 packages="cmake ninja-build g++ gcc gfortran clang-14 pkg-config libhwloc-dev python3 libomp-14-dev binutils"
-missing=""
-for p in $packages; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
+missing=$(missing_of $packages)
 if [ -n "$missing" ]; then
   echo "setup: installing Debian packages:$missing"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
+  apt_update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
 fi
+
+# Newer clangs for the extra LLVM ABI test lanes (tests/CMakeLists.txt,
+# KITE_EXTRA_CLANGS). Optional: without them those lanes are skipped.
+extra_versions="19 22"
+missing=$(missing_of $(for v in $extra_versions; do echo clang-$v; done))
+if [ -n "$missing" ]; then
+  echo "setup: installing Debian packages:$missing"
+  if ! { apt_update && DEBIAN_FRONTEND=noninteractive \
+         $sudo apt-get install -y -qq --no-install-recommends $missing; }; then
+    echo "setup: warning: could not install$missing; their test lanes are skipped" >&2
+  fi
+fi
+
+# Each clang's own omp.h comes from its libomp-N-dev, which conflicts with
+# the installed libomp-14-dev: the package is unpacked, not installed, and
+# only its header directory is kept (.deps/llvm-N/include), so nothing from
+# it can be linked instead of Kite.
+for v in $extra_versions; do
+  dest="$here/.deps/llvm-$v"
+  [ -f "$dest/include/omp.h" ] && continue
+  command -v "clang-$v" >/dev/null 2>&1 || continue
+  stage="$here/.deps/stage-$v"
+  rm -rf "$stage"
+  mkdir -p "$stage"
+  got=no
+  for attempt in cached updated; do
+    if [ "$attempt" = updated ]; then
+      apt_update || break
+    fi
+    if (cd "$stage" && apt-get download -qq "libomp-$v-dev" 2>/dev/null); then
+      got=yes
+      break
+    fi
+  done
+  header=""
+  if [ "$got" = yes ] && dpkg -x "$stage"/libomp-"$v"-dev_*.deb "$stage/root"; then
+    header=$(find "$stage/root" -name omp.h -path "*/llvm-$v/*" | head -n 1)
+  fi
+  if [ -n "$header" ]; then
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    cp -R "$(dirname "$header")" "$dest/include"
+    echo "setup: omp.h of clang-$v in $dest/include"
+  else
+    echo "setup: warning: could not get libomp-$v-dev's omp.h; the clang$v test lane is skipped" >&2
+  fi
+  rm -rf "$stage"
+done
 
 cmake -S "$here" -B "$build" -G Ninja ${KITE_CMAKE_ARGS:-}
 ninja -C "$build"

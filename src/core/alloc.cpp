@@ -45,8 +45,19 @@ enum : uintptr_t {
   kAtvNearest = 16,
   kAtvBlocked = 17,
   kAtvInterleaved = 18,
+  // LLVM 22's omp.h follows OpenMP 6.0 here: 19 is omp_atv_all ("every
+  // thread of every device") and 7 became omp_atv_device ("every thread of
+  // the device", what 5.2's all meant). With the host as the only device
+  // both mean kAtvAll; gcc's numbering stops at 18, so 19 is unambiguous.
+  kAtvAllOmp60 = 19,
   kAtvDefault = ~uintptr_t(0),
 };
+
+// LLVM 22's omp.h numbers omp_default_mem_space 99 (0 is its
+// omp_null_mem_space); gcc's and older LLVM omp.h files number it 0 and the
+// other predefined spaces 1..4 in both. 99 names no other space anywhere,
+// so it is read as the default space.
+constexpr uintptr_t kDefaultMemSpaceLlvm22 = 99;
 
 constexpr size_t kUnlimited = ~size_t(0);
 constexpr size_t kMinAlign = 16;  // what malloc guarantees; every block gets it
@@ -262,7 +273,7 @@ bool apply_trait(Allocator* a, int key, uintptr_t v) {
       a->alignment = v;
       return true;
     case kAtkAccess:
-      if (dflt) v = kAtvAll;
+      if (dflt || v == kAtvAllOmp60) v = kAtvAll;
       if (v != kAtvAll && v != kAtvCgroup && v != kAtvPteam && v != kAtvThread) return false;
       a->access = v;
       return true;
@@ -298,6 +309,7 @@ bool apply_trait(Allocator* a, int key, uintptr_t v) {
 // --- public core API ---------------------------------------------------------
 
 AllocatorHandle allocator_create(uintptr_t memspace, long ntraits, const AllocTrait* traits) {
+  if (memspace == kDefaultMemSpaceLlvm22) memspace = 0;
   if (memspace > kLastMemSpace) {
     warn("omp_init_allocator: unknown memory space %lu; returning omp_null_allocator",
          static_cast<unsigned long>(memspace));

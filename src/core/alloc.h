@@ -22,7 +22,7 @@ constexpr AllocatorHandle kNullAllocator = 0;
 constexpr AllocatorHandle kDefaultMemAlloc = 1;
 constexpr AllocatorHandle kLastPredefinedAllocator = 8;  // omp_thread_mem_alloc
 constexpr AllocatorHandle kUserAllocatorBase = 0x1000;
-constexpr uintptr_t kLastMemSpace = 4;  // omp_low_lat_mem_space
+constexpr uintptr_t kLastMemSpace = 4;  // omp_low_lat_mem_space (99: see allocator_create)
 
 // omp_alloctrait_t's layout.
 struct AllocTrait {
@@ -31,7 +31,9 @@ struct AllocTrait {
 };
 
 // Creates an allocator; returns kNullAllocator (after a warning naming the
-// culprit) for an unknown memory space, trait key or trait value.
+// culprit) for an unknown memory space, trait key or trait value. Both
+// omp.h numberings are accepted: gcc's and LLVM before 22 (default space 0)
+// and LLVM 22's (default space 99, access=all 19).
 AllocatorHandle allocator_create(uintptr_t memspace, long ntraits, const AllocTrait* traits);
 void allocator_destroy(AllocatorHandle a);
 
