@@ -6,9 +6,11 @@
 #include "kite_test.h"
 #include "support/recorder.h"
 
-/* Exported for dladdr; its GOMP_barrier call is the only call it makes. */
+/* Exported for dladdr; its GOMP_barrier call is the only call it makes.
+ * The empty asm after it keeps clang 19+ from making it a tail call. */
 __attribute__((noinline)) void do_barrier(void) {
 #pragma omp barrier
+  __asm__ volatile("" ::: "memory");
 }
 
 static int returns_into_do_barrier(const void* ra) {

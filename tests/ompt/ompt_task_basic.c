@@ -37,6 +37,7 @@ __attribute__((noinline)) void make_tasks(void) {
     note_body(i);
   }
 #pragma omp taskwait
+  __asm__ volatile("" ::: "memory"); /* no tail call (clang 19+) */
 }
 
 __attribute__((noinline)) void make_flagged(void) {

@@ -43,6 +43,7 @@ __attribute__((noinline)) void run_region(int n) {
     rec_get_parallel_info(0, &ppd, &s->team_size);
     s->state = rec_get_state(NULL);
   }
+  __asm__ volatile("" ::: "memory"); /* no tail call (clang 19+) */
 }
 
 /* Is `ra` the return address of a direct call made from run_region? */

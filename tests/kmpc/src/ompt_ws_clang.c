@@ -173,6 +173,7 @@ __attribute__((noinline)) void masked_and_flush(void) {
 #pragma omp masked
   masked_runs++;
 #pragma omp flush
+  __asm__ volatile("" ::: "memory"); /* no tail call (clang 19+) */
 }
 
 __attribute__((noinline)) long reduce_loop(void) {
