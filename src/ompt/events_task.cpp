@@ -9,6 +9,7 @@
 #include "ompt/events_task.h"
 
 #include "core/depend.h"
+#include "core/wait.h"
 
 namespace kite {
 namespace ompt {
@@ -77,6 +78,45 @@ void report_dependences(Task* t, void** depend) {
   if (deps != stack) xfree(deps);
 }
 
+// A detached task's body end and its event's fulfillment may race on two
+// threads; each reads the task's detach count before it reports, so both
+// could see the other pending (detach + early_fulfill, and no late_fulfill
+// ever) or both done. The first to claim fulfill_order decides and reports
+// first: the body ending first reports detach, the fulfillment then
+// late_fulfill; the fulfillment first reports early_fulfill, the body then
+// complete. The second waits until the first's callback returned, so a
+// tool never sees late_fulfill before detach (or complete before
+// early_fulfill). The wait lasts one tool callback, on a path only
+// detached tasks with a tool attached take.
+enum : int { kNoneYet = 0, kBodyReporting, kBodyReported, kEventReporting, kEventReported };
+
+// Claims the first report for `who` (kBodyReporting or kEventReporting);
+// false when the other side has it, once its report is out.
+bool claim_first(Task* t, int who) {
+  int seen = kNoneYet;
+  if (__atomic_compare_exchange_n(&t->ompt.fulfill_order, &seen, who, false, __ATOMIC_ACQ_REL,
+                                  __ATOMIC_ACQUIRE))
+    return true;
+  for (uint64_t i = 0; seen == kBodyReporting || seen == kEventReporting; ++i) {
+    spin_step(i);
+    seen = __atomic_load_n(&t->ompt.fulfill_order, __ATOMIC_ACQUIRE);
+  }
+  return false;
+}
+
+void report_claimed(Task* t, int who, ompt_task_status_t status, Task* next) {
+  schedule(t, status, next);
+  __atomic_store_n(&t->ompt.fulfill_order, who + 1, __ATOMIC_RELEASE);
+}
+
+// event_pending: the runtime saw the event unfulfilled when the body ended.
+void report_body_end(Task* t, bool event_pending, Task* prior) {
+  if (event_pending && claim_first(t, kBodyReporting))
+    report_claimed(t, kBodyReporting, ompt_task_detach, prior);
+  else
+    schedule(t, ompt_task_complete, prior);
+}
+
 }  // namespace
 
 int explicit_task_flags(const Task* t, bool undeferred) {
@@ -93,6 +133,7 @@ void task_create_slow(Thread* me, Task* t, int flags, void** depend, const void*
                       void* enter_frame) {
   Task* enc = me->task;
   t->ompt.flags = flags;
+  t->ompt.fulfill_order = kNoneYet;
   if (enter_frame) set_enter_frame(enc, enter_frame);
   auto cb = callback<ompt_callback_task_create_t>(ompt_callback_task_create);
   if (cb)
@@ -125,7 +166,7 @@ void run_task_body(Thread* me, Task* t) {
 }
 
 void task_body_end(Thread* me, Task* t, Task* prior, bool event_pending) {
-  schedule(t, event_pending ? ompt_task_detach : ompt_task_complete, prior);
+  report_body_end(t, event_pending, prior);
 }
 
 void inline_body_begin_slow(Thread* me, Task* t, void* exit_frame) {
@@ -139,7 +180,7 @@ void inline_body_end_slow(Thread* me, Task* t, Task* prior, bool event_pending) 
   (void)me;
   t->ompt.frame.exit_frame.ptr = nullptr;
   t->ompt.frame.exit_frame_flags = 0;
-  schedule(t, event_pending ? ompt_task_detach : ompt_task_complete, prior);
+  report_body_end(t, event_pending, prior);
 }
 
 void task_discarded_slow(Thread* me, Task* t) {
@@ -159,7 +200,15 @@ void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra) {
 }
 
 void task_fulfill_slow(Task* t, bool body_done) {
-  schedule(t, body_done ? ompt_task_late_fulfill : ompt_task_early_fulfill, nullptr);
+  // Any native thread may fulfill an event (a plain pthread too): it
+  // becomes known to the runtime (thread_begin, its initial task) before
+  // it reports, as on any other OpenMP call, so no event reaches a tool
+  // from a thread it was never told about.
+  (void)self();
+  if (!body_done && claim_first(t, kEventReporting))
+    report_claimed(t, kEventReporting, ompt_task_early_fulfill, nullptr);
+  else
+    schedule(t, ompt_task_late_fulfill, nullptr);
 }
 
 void league_slow(Thread* me, ompt_scope_endpoint_t ep, ompt_data_t* league, int n,

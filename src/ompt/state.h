@@ -58,6 +58,10 @@ struct TaskState {
   // never move), for ompt_get_task_info.
   int flags;
   int thread_num;
+  // Detached tasks: which of the body's end and the event's fulfillment was
+  // reported first (events_task.cpp), so that the two threads agree on
+  // early/late fulfill and detach/complete. Accessed with __atomic builtins.
+  int fulfill_order;
   // Only meaningful for initial tasks: set on the initial task of a target
   // region, so that every thread of the region finds its construct.
   TargetRecord* target;

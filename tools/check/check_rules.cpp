@@ -367,6 +367,20 @@ void Engine::task_schedule(ThreadState &t, ompt_data_t *prior, int prior_status,
         violation(t, "task.lifecycle", "task_schedule",
                   "late_fulfill of task id %llu that is not detached", (unsigned long long)pid);
       it->second = TaskState::done;
+    } else if (prior_status == ompt_task_early_fulfill) {
+      // The task-fulfill event, on the fulfilling thread, before the body
+      // finished (it may not even have started): no switch, the task's own
+      // events go on; its body then ends with ompt_task_complete.
+      if (next)
+        violation(t, "task.lifecycle", "task_schedule",
+                  "early_fulfill of task id %llu with a next task %p", (unsigned long long)pid,
+                  (void *)next);
+      if (it->second == TaskState::done || it->second == TaskState::detached ||
+          !early_fulfilled_.insert(pid).second)
+        violation(t, "task.lifecycle", "task_schedule",
+                  "early_fulfill of task id %llu after its body ended or a second time",
+                  (unsigned long long)pid);
+      return;
     } else if (it->second == TaskState::done) {
       violation(t, "task.lifecycle", "task_schedule",
                 "task id %llu (status %d) after it completed", (unsigned long long)pid,
@@ -375,10 +389,13 @@ void Engine::task_schedule(ThreadState &t, ompt_data_t *prior, int prior_status,
       violation(t, "task.lifecycle", "task_schedule",
                 "task id %llu switched away from (status %d) while not running",
                 (unsigned long long)pid, prior_status);
-    } else if (prior_status == ompt_task_complete || prior_status == ompt_task_cancel ||
-               prior_status == ompt_task_early_fulfill) {
+    } else if (prior_status == ompt_task_complete || prior_status == ompt_task_cancel) {
       it->second = TaskState::done;
     } else if (prior_status == ompt_task_detach) {
+      if (early_fulfilled_.count(pid))
+        violation(t, "task.lifecycle", "task_schedule",
+                  "task id %llu ends detached after its event was fulfilled (early_fulfill)",
+                  (unsigned long long)pid);
       it->second = TaskState::detached;
     } else {
       it->second = TaskState::suspended;

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace kite_check {
@@ -140,6 +141,7 @@ class Engine {
   // a task may be created on one thread and run on another.
   std::mutex tasks_lock_;
   std::unordered_map<uint64_t, TaskState> tasks_;
+  std::unordered_set<uint64_t> early_fulfilled_;  // early_fulfill seen
   std::atomic<uint64_t> next_id_{1};
 };
 

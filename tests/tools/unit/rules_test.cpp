@@ -124,6 +124,41 @@ int main() {
     e.task_schedule(t, &impl, ompt_task_switch, &task);
     EXPECT(e, "task.lifecycle", 2);
   }
+  {  // Detach: an event fulfilled before the task even started (the
+     // task-fulfill event, early_fulfill, on the fulfilling thread), then the
+     // task runs and completes; another fulfilled after its body ended.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, impl{}, a{}, b{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.implicit_task(t, ompt_scope_begin, nullptr, &impl, 1, 1, ompt_task_initial);
+    e.task_create(t, &a, ompt_task_explicit, code);
+    e.task_create(t, &b, ompt_task_explicit, code);
+    e.task_schedule(t, &a, ompt_task_early_fulfill, nullptr);
+    e.task_schedule(t, &impl, ompt_task_switch, &a);
+    e.task_schedule(t, &a, ompt_task_complete, &impl);
+    e.task_schedule(t, &impl, ompt_task_switch, &b);
+    e.task_schedule(t, &b, ompt_task_detach, &impl);
+    e.task_schedule(t, &b, ompt_task_late_fulfill, nullptr);
+    e.implicit_task(t, ompt_scope_end, nullptr, &impl, 0, 1, ompt_task_initial);
+    e.thread_end(t, &thr);
+    e.finish();
+    EXPECT(e, nullptr, 0);
+  }
+  {  // Broken: fulfilled twice; ending detached after an early fulfill.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, impl{}, c{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.implicit_task(t, ompt_scope_begin, nullptr, &impl, 1, 1, ompt_task_initial);
+    e.task_create(t, &c, ompt_task_explicit, code);
+    e.task_schedule(t, &c, ompt_task_early_fulfill, nullptr);
+    e.task_schedule(t, &c, ompt_task_early_fulfill, nullptr);
+    EXPECT(e, "task.lifecycle", 1);
+    e.task_schedule(t, &impl, ompt_task_switch, &c);
+    e.task_schedule(t, &c, ompt_task_detach, &impl);
+    EXPECT(e, "task.lifecycle", 2);
+  }
   {  // Work regions that do not pair, a dispatch outside any.
     Engine e;
     ThreadState &t = *e.new_thread();
