@@ -66,6 +66,9 @@ void on_initial_thread(Thread* t) {
 
 void on_initial_thread_end(Thread* t) {
   if (!active()) return;
+  // A scope begun outside any team whose barrier call never came ends with
+  // the initial task, which is still the current task here.
+  if (t->ompt.scope_team == t) scope_slow(t, ompt_scope_end, nullptr);
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb) cb(ompt_scope_end, nullptr, &t->initial_task.ompt.task_data, 0, 1, ompt_task_initial);
   on_thread_end_slow(t);

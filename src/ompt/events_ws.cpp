@@ -115,11 +115,20 @@ void barrier_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
 
 void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
                      void* enter_frame) {
+  // A construct still open here was cancelled: the program left it for its
+  // barrier without the call that ends it (clang's dynamic loops end with
+  // the last __kmpc_dispatch_next, which a cancelled loop never makes). It
+  // ends before its barrier, as it would have.
+  if (ep == ompt_scope_begin && me->ompt.work) work_end_slow(me);
   barrier_slow(me, ompt_sync_region_barrier_implicit_workshare, ep, codeptr_ra, enter_frame);
 }
 
 void scope_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
   if (ep == ompt_scope_begin) {
+    // A scope of this team still open: its closing barrier call never came
+    // (GOMP_scope_start called again without one). Worksharing regions do
+    // not nest in one team, so it ends here, before the new one begins.
+    if (scope_pending(me)) scope_slow(me, ompt_scope_end, nullptr);
     me->ompt.scope_team = scope_key(me);
     me->ompt.scope_ra = codeptr_ra;
     work_callback(me, ompt_work_scope, ep, 1, codeptr_ra);
