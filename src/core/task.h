@@ -192,7 +192,7 @@ unsigned parallel_with_task_reductions(void (*fn)(void*), void* data, unsigned n
 // ready. Starts the construct's implicit taskgroup on the calling thread;
 // GOMP_workshare_task_reduction_unregister ends it.
 void ws_task_reductions_register(Thread* me, uintptr_t* reductions, uintptr_t* first);
-void ws_task_reductions_unregister(Thread* me, bool cancelled);
+void ws_task_reductions_unregister(Thread* me, bool cancelled, const void* codeptr_ra = nullptr);
 
 // --- cancellation (cancel.cpp) ---------------------------------------------
 enum CancelKind { kCancelParallel = 1, kCancelLoop = 2, kCancelSections = 4, kCancelTaskgroup = 8 };

@@ -170,14 +170,14 @@ void ws_task_reductions_register(Thread* me, uintptr_t* reductions, uintptr_t* f
   tg->reductions = reductions;
 }
 
-void ws_task_reductions_unregister(Thread* me, bool cancelled) {
+void ws_task_reductions_unregister(Thread* me, bool cancelled, const void* codeptr_ra) {
   Taskgroup* tg = me->task->rt.taskgroup;
   if (!tg || !tg->workshare) {
     warn("GOMP_workshare_task_reduction_unregister without a worksharing task reduction; ignored");
     return;
   }
   uintptr_t* data = tg->reductions;
-  taskgroup_end(me);
+  taskgroup_end(me, codeptr_ra);
   // Every thread registered its own array, all sharing the copies; the
   // construct's barrier has passed, so one thread frees them.
   if (!me->team || me->tid == 0) task_reduction_unregister(data);

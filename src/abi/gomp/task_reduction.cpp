@@ -25,7 +25,7 @@ KITE_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, uns
 }
 
 KITE_EXPORT void GOMP_workshare_task_reduction_unregister(bool cancelled) {
-  ws_task_reductions_unregister(self(), cancelled);
+  ws_task_reductions_unregister(self(), cancelled, KITE_RETURN_ADDRESS());
 }
 
 }  // extern "C"
