@@ -191,7 +191,7 @@ void target_region_on_host(void (*fn)(void*), void* data, int thread_limit) {
 
 void target_data_construct(DataConstruct kind, void** depend, bool nowait, const void* codeptr_ra) {
   Thread* me = self();
-  if (depend && !nowait) taskwait_depend(me, depend);
+  if (depend && !nowait) taskwait_depend(me, depend, codeptr_ra);
   if (KITE_LIKELY(!ompt::active())) return;
   ompt_target_t k = kind == kEnterData  ? (nowait ? ompt_target_enter_data_nowait : ompt_target_enter_data)
                     : kind == kExitData ? (nowait ? ompt_target_exit_data_nowait : ompt_target_exit_data)
@@ -322,7 +322,7 @@ void target_launch(const TargetLaunch& l) {
     }
     copy_privates(l, buf, l.hostaddrs);
   }
-  if (l.depend) taskwait_depend(me, l.depend);
+  if (l.depend) taskwait_depend(me, l.depend, l.codeptr_ra);
   if (KITE_LIKELY(!ompt::active())) {
     run_target_region(me, l.fn, l.hostaddrs, l.thread_limit, nullptr, 0);
   } else {
