@@ -456,9 +456,16 @@ void Engine::dispatch(ThreadState &t, int kind) {
     violation(t, "dispatch.inside-work", "dispatch", "kind=%d outside any work region", kind);
 }
 
+void Engine::error(ThreadState &t, int severity) {
+  need_begun(t, "error");
+  if (severity == ompt_fatal) fatal_error_ = true;
+}
+
 // ---- end of run ------------------------------------------------------------------
 
 void Engine::finish() {
+  // A fatal error ends the program inside its regions: nothing closes them.
+  if (fatal_error_) return;
   std::vector<ThreadState *> threads;
   {
     std::lock_guard<std::mutex> g(threads_lock_);

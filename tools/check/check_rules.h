@@ -106,6 +106,9 @@ class Engine {
   void work(ThreadState &t, int type, ompt_scope_endpoint_t endpoint,
             ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr);
   void dispatch(ThreadState &t, int kind);
+  // An `error` event: at ompt_fatal severity the program is being ended
+  // where it stands, so what is still open at the finalizer is expected.
+  void error(ThreadState &t, int severity);
 
   // End-of-run checks: what is still open when the tool is finalized.
   void finish();
@@ -143,6 +146,7 @@ class Engine {
   std::unordered_map<uint64_t, TaskState> tasks_;
   std::unordered_set<uint64_t> early_fulfilled_;  // early_fulfill seen
   std::atomic<uint64_t> next_id_{1};
+  std::atomic<bool> fatal_error_{false};
 };
 
 // Tool-assigned ids: implicit (and initial) tasks carry this bit so a

@@ -155,7 +155,11 @@ int on_control_tool(uint64_t, uint64_t, void *, const void *) {
   me(ompt_callback_control_tool);
   return 0;
 }
-void on_error(ompt_severity_t, const char *, size_t, const void *) { me(ompt_callback_error); }
+void on_error(ompt_severity_t severity, const char *, size_t, const void *) {
+  ThreadState &t = me(ompt_callback_error);
+  KITE_CHECK_TRACE(t, "error severity=%d", severity);
+  engine->error(t, severity);
+}
 
 void write_report() {
   if (reported.exchange(true)) return;

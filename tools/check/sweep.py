@@ -4,12 +4,13 @@ under the checker on Kite and on LLVM's libomp, with a summary per rule.
 
   python3 tools/check/sweep.py [--build DIR] [--runtime kite|libomp|both]
                                [--threads 1,2,4] [--filter REGEX] [--jobs N]
-                               [--details] [--json FILE]
+                               [--lanes clang|all] [--details] [--json FILE]
 
 Programs come from the build's ctest list (`ctest --show-only=json-v1`),
 with each test's environment: the gcc builds (tests/t_*), the clang builds
 of the C/C++ tests (tests/clang/<suite>/*) and the clang-only LLVM-ABI
-programs (tests/kmpc/*). Each distinct program runs once per thread count
+programs (tests/kmpc/*); the newer clang lanes (tests/clang19/, ...) with
+--lanes. Each distinct program runs once per thread count
 (OMP_NUM_THREADS replaced, unless the test sets a list). Programs that
 export their own ompt_start_tool (the OMPT tests, linked -rdynamic) are
 skipped: the runtime finds their tool first, so the checker would never be
@@ -40,6 +41,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LIBOMP = os.environ.get("KITE_LIBOMP", "/usr/lib/llvm-14/lib/libomp.so.5")
 
 
+def lane_of(rel):
+    """The clang lane of a clang-built program: clang (14), clang19, clang22."""
+    m = re.match(r"(?:kmpc/)?(clang\d+)/", rel)
+    return m.group(1) if m else "clang"
+
+
 def programs(build):
     out = subprocess.run(["ctest", "--show-only=json-v1"], cwd=build, capture_output=True,
                          text=True, check=True).stdout
@@ -52,7 +59,7 @@ def programs(build):
         rel = cmd[0][len(tests_dir):]
         if rel.startswith("t_"):
             group = "gcc"
-        elif rel.startswith("clang/"):
+        elif re.match(r"clang\d*/", rel):
             group = "clang"
         elif rel.startswith("kmpc/"):
             group = "kmpc"
@@ -140,6 +147,9 @@ def main():
     ap.add_argument("--filter", default=None, help="regex on the program's path in tests/")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=60)
+    ap.add_argument("--lanes", default="clang",
+                    help="clang lanes to include, comma-separated (clang = clang 14, clang19, "
+                         "clang22) or 'all'")
     ap.add_argument("--details", action="store_true", help="list every run with violations")
     ap.add_argument("--json", default=None, help="write every run's result to this file")
     a = ap.parse_args()
@@ -161,6 +171,8 @@ def main():
     jobs, skipped = [], []
     for program, (group, rel, env, cwd) in sorted(programs(build).items()):
         if a.filter and not re.search(a.filter, rel):
+            continue
+        if group != "gcc" and a.lanes != "all" and lane_of(rel) not in a.lanes.split(","):
             continue
         if own_tool(program):
             skipped.append(rel)

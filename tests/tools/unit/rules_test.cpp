@@ -159,6 +159,20 @@ int main() {
     e.task_schedule(t, &c, ompt_task_detach, &impl);
     EXPECT(e, "task.lifecycle", 2);
   }
+  {  // A fatal error ends the program inside a region: nothing open is
+     // reported at the finalizer then, but is without it.
+    for (int fatal = 0; fatal < 2; ++fatal) {
+      Engine e;
+      ThreadState &t = *e.new_thread();
+      ompt_data_t thr{}, par{}, impl{};
+      e.thread_begin(t, ompt_thread_initial, &thr);
+      e.parallel_begin(t, &par, 1, code);
+      e.implicit_task(t, ompt_scope_begin, &par, &impl, 1, 0, ompt_task_implicit);
+      e.error(t, fatal ? ompt_fatal : ompt_warning);
+      e.finish();
+      EXPECT(e, nullptr, fatal ? 0 : 3);
+    }
+  }
   {  // Work regions that do not pair, a dispatch outside any.
     Engine e;
     ThreadState &t = *e.new_thread();
