@@ -66,7 +66,9 @@ struct ReportedOp {
   ReportedOp(ompt_target_data_op_t type, void* src, int src_dev, void* dst, int dst_dev,
              size_t bytes, const void* ra)
       : op{type, src, device_number(src_dev), dst, device_number(dst_dev), bytes, ra, 0},
-        me(ompt::active() ? self() : nullptr) {
+        // self() first: a device memory routine may be the program's first
+        // OpenMP call, which is when the tool is looked for.
+        me(self() && ompt::active() ? self() : nullptr) {
     if (KITE_UNLIKELY(me)) ompt::data_op_slow(me, &op, ompt_scope_begin);
   }
   void end(void* dest_addr) {
