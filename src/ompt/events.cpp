@@ -95,6 +95,7 @@ void on_parallel_begin_slow(Thread* me, Team* team, const ForkSpec& spec) {
 
 void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
   set_state(me, ompt_state_work_parallel);
+  me->ompt.cancel_seen_team = nullptr;
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb)
     cb(ompt_scope_begin, &team->ompt.parallel_data, &team->implicit[tid].ompt.task_data,
@@ -126,6 +127,17 @@ void on_region_barrier_end_slow(Thread* me, Team* team) {
   me->ompt.wait_id = 0;
   sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_implicit_parallel,
               ompt_scope_end, &team->ompt.parallel_data, task_data, ra);
+  // The region's closing barrier is a cancellation point: a thread that
+  // finds the region cancelled here without having met the cancellation
+  // before (its own cancel, a cancellation point, a cancellable barrier)
+  // detects it here. After the barrier every thread of the team sees the
+  // flag, set before its setter reached the barrier.
+  if (g_icv.cancel && team->cancelled.load(std::memory_order_acquire) &&
+      me->ompt.cancel_seen_team != team) {
+    auto ccb = callback<ompt_callback_cancel_t>(ompt_callback_cancel);
+    if (ccb) ccb(task_data, ompt_cancel_parallel | ompt_cancel_detected, ra);
+  }
+  me->ompt.cancel_seen_team = nullptr;
   // The region's end: no parallel data, no parallelism (5.2 §19.5.2.11).
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb) cb(ompt_scope_end, nullptr, task_data, 0, unsigned(tid), ompt_task_implicit);

@@ -192,7 +192,10 @@ void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra) {
   auto cb = callback<ompt_callback_cancel_t>(ompt_callback_cancel);
   if (!cb) return;
   int flags = how;
-  if (which & kCancelParallel) flags |= ompt_cancel_parallel;
+  if (which & kCancelParallel) {
+    flags |= ompt_cancel_parallel;
+    me->ompt.cancel_seen_team = me->team;
+  }
   if (which & kCancelLoop) flags |= ompt_cancel_loop;
   if (which & kCancelSections) flags |= ompt_cancel_sections;
   if (which & kCancelTaskgroup) flags |= ompt_cancel_taskgroup;

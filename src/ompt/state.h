@@ -39,6 +39,10 @@ struct ThreadState {
   // team it was begun in (scope_key) and its codeptr_ra; null when none.
   const void* dist_team;
   const void* dist_ra;
+  // The team whose parallel region this thread has reported cancelled
+  // (activated or detected), so the region's closing barrier does not
+  // report it again (events.cpp); null when none.
+  const void* cancel_seen_team;
   // The device construct this thread encountered and has not finished,
   // for ompt_get_target_info (null outside one).
   TargetRecord* target;
