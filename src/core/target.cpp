@@ -368,9 +368,14 @@ bool teams_in_target_step(unsigned num_teams_low, unsigned num_teams_high, unsig
   return false;
 }
 
-void teams_in_target_legacy(unsigned num_teams, unsigned thread_limit) {
+void teams_in_target_legacy(unsigned num_teams, unsigned thread_limit, const void* codeptr_ra,
+                            void* enter_frame) {
   (void)num_teams;  // the caller runs the body once: a league of one team
-  apply_teams_thread_limit(self(), thread_limit);
+  Thread* me = self();
+  apply_teams_thread_limit(me, thread_limit);
+  me->league_num = 0;
+  me->league_size = 1;
+  if (KITE_UNLIKELY(ompt::active())) ompt::target_league_legacy_slow(me, codeptr_ra, enter_frame);
 }
 
 // Threads of a parallel region nested in a team see the team number of the

@@ -98,7 +98,10 @@ bool teams_in_target_step(unsigned num_teams_low, unsigned num_teams_high, unsig
 
 // Legacy teams entry (GOMP_teams): applies the thread limit to the current
 // initial task; the league is the one team already running.
-void teams_in_target_legacy(unsigned num_teams, unsigned thread_limit);
+// codeptr_ra / enter_frame: the GOMP_teams call's, for tools (the league is
+// reported from here to the end of the target region).
+void teams_in_target_legacy(unsigned num_teams, unsigned thread_limit,
+                            const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
 
 // The team number and league size of the innermost enclosing teams region
 // (0 and 1 outside any teams region), as seen from any thread of it.

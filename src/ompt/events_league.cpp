@@ -64,6 +64,7 @@ void target_league_step_slow(Thread* me, bool first, bool more, const void* code
     return;
   }
   if (!ts.league_open) return;  // opened before the tool was active
+  ts.league_legacy_task = nullptr;
   team_end(me);
   if (more) {
     team_begin(me, me->league_num);
@@ -74,6 +75,12 @@ void target_league_step_slow(Thread* me, bool first, bool more, const void* code
   auto cb = callback<ompt_callback_parallel_end_t>(ompt_callback_parallel_end);
   if (cb) cb(&ts.league, &task->ompt.task_data, kLeagueFlags, ts.league_ra);
   clear_enter_frame(task);
+}
+
+void target_league_legacy_slow(Thread* me, const void* codeptr_ra, void* enter_frame) {
+  if (me->ompt.target_depth == 0) return;
+  target_league_step_slow(me, true, true, codeptr_ra, enter_frame);
+  me->ompt.league_legacy_task = me->task;
 }
 
 }  // namespace ompt

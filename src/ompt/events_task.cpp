@@ -251,9 +251,15 @@ void target_initial_task_slow(Thread* me, void (*fn)(void*), void* data) {
     cb(ompt_scope_begin, &task->ompt.implicit_parallel_data, &task->ompt.task_data, 1, 1,
        ompt_task_initial);
   task->ompt.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  ++me->ompt.target_depth;
   kite_ompt_call_outlined(fn, data, &task->ompt.frame);
+  --me->ompt.target_depth;
   task->ompt.frame.exit_frame.ptr = nullptr;
   task->ompt.frame.exit_frame_flags = 0;
+  // A league GOMP_teams opened in this region ends with it (its team's
+  // initial task first, then the league), inside the region's initial task.
+  if (me->ompt.league_open && me->ompt.league_legacy_task == task)
+    target_league_step_slow(me, false, false, me->ompt.league_ra, nullptr);
   if (cb) cb(ompt_scope_end, nullptr, &task->ompt.task_data, 0, 1, ompt_task_initial);
 }
 

@@ -78,6 +78,12 @@ void league_task_slow(Thread* me, ompt_data_t* league, int n, int index, void (*
 // target task's record, whose own data comes back when the league ends.
 void target_league_step_slow(Thread* me, bool first, bool more, const void* codeptr_ra,
                              void* enter_frame);
+// The same league entered through GOMP_teams (gcc 11 and older), which runs
+// one team and marks no end: the league (of me->league_size teams, one) and
+// its team's initial task begin here and end when the target region's
+// initial task does, before its own implicit_task end. Nothing is reported
+// outside a target region (no end would come).
+void target_league_legacy_slow(Thread* me, const void* codeptr_ra, void* enter_frame);
 
 // Runs a target region's body (on the host) in its initial task me->task:
 // implicit_task begin/end (ompt_task_initial, parallelism 1, index 1, its

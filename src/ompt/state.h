@@ -31,6 +31,12 @@ struct ThreadState {
   ompt_data_t league_saved_task;
   int league_index;
   bool league_open;
+  // A league opened by GOMP_teams (gcc <= 11), which marks no end: the
+  // target region's initial task that holds it, ended with that task
+  // (events_task.cpp); null for other leagues. target_depth: how many
+  // target regions' initial tasks this thread is running now.
+  const void* league_legacy_task;
+  int target_depth;
   // A scope construct begun by GOMP_scope_start in `scope_team`: its end is
   // the thread's next barrier in that team (events_ws.cpp).
   const void* scope_team;
