@@ -104,7 +104,7 @@ def parse_report(text):
     return rep
 
 
-def run_one(build, job, timeout, shim):
+def run_one(build, job, timeout, shim, preload=None):
     runtime, group, rel, program, env_add, cwd, threads = job
     env = dict(os.environ)
     for k in ("OMP_TOOL", "LD_PRELOAD", "KITE_CHECK_TRACE"):
@@ -117,6 +117,8 @@ def run_one(build, job, timeout, shim):
     env["KITE_CHECK_OUTPUT"] = path
     if runtime == "kite":
         mode = "kite"
+        if preload:
+            env["LD_PRELOAD"] = preload
     else:
         mode = "auto"
         env["LD_PRELOAD"] = shim + ":" + LIBOMP
@@ -150,6 +152,9 @@ def main():
     ap.add_argument("--lanes", default="clang",
                     help="clang lanes to include, comma-separated (clang = clang 14, clang19, "
                          "clang22) or 'all'")
+    ap.add_argument("--preload", default=None,
+                    help="a library to LD_PRELOAD in the Kite runs (tests use it to break "
+                         "the event order on purpose)")
     ap.add_argument("--details", action="store_true", help="list every run with violations")
     ap.add_argument("--json", default=None, help="write every run's result to this file")
     a = ap.parse_args()
@@ -167,6 +172,7 @@ def main():
         subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", shim,
                         os.path.join(HERE, "sweep_libomp_shim.c"), "-ldl"], check=True)
 
+    preload = os.path.abspath(a.preload) if a.preload else None
     threads = [int(x) for x in a.threads.split(",") if x]
     jobs, skipped = [], []
     for program, (group, rel, env, cwd) in sorted(programs(build).items()):
@@ -184,7 +190,7 @@ def main():
 
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        for r in pool.map(lambda j: run_one(build, j, a.timeout, shim), jobs):
+        for r in pool.map(lambda j: run_one(build, j, a.timeout, shim, preload), jobs):
             results.append(r)
     if a.json:
         with open(a.json, "w") as f:
