@@ -23,11 +23,30 @@ const char *callback_name(int cb) {
 }
 
 ThreadState *Engine::new_thread() {
-  auto *t = new ThreadState();
   std::lock_guard<std::mutex> g(threads_lock_);
-  t->number = int(threads_.size());
-  threads_.push_back(t);
+  ThreadState *t;
+  if (!free_.empty()) {
+    t = free_.back();
+    free_.pop_back();
+    t->begun = t->ended = false;
+    t->thread_data = nullptr;
+  } else {
+    t = new ThreadState();
+    threads_.push_back(t);
+  }
+  t->number = thread_numbers_++;
   return t;
+}
+
+bool Engine::retire(ThreadState &t) {
+  if (!t.ended || !t.parallels.empty() || !t.implicits.empty() || !t.syncs.empty() ||
+      !t.works.empty() || !t.mutexes.empty())
+    return false;  // left for the finalizer's checks
+  std::lock_guard<std::mutex> g(threads_lock_);
+  for (int i = 0; i < kMaxCallback; ++i)
+    retired_counts_[i] += t.counts[i].exchange(0, std::memory_order_relaxed);
+  free_.push_back(&t);
+  return true;
 }
 
 void Engine::violation(const ThreadState &t, const char *rule, const char *event,
@@ -524,7 +543,8 @@ std::string Engine::report(const std::string &runtime) {
   size_t nthreads;
   {
     std::lock_guard<std::mutex> g(threads_lock_);
-    nthreads = threads_.size();
+    nthreads = size_t(thread_numbers_);
+    for (int i = 0; i < kMaxCallback; ++i) totals[i] = retired_counts_[i];
     for (ThreadState *t : threads_)
       for (int i = 0; i < kMaxCallback; ++i)
         totals[i] += t->counts[i].load(std::memory_order_relaxed);

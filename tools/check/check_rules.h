@@ -81,8 +81,13 @@ class Engine {
  public:
   explicit Engine(Inquiry inquiry = Inquiry()) : inquiry_(inquiry) {}
 
-  // One record per thread, kept for the whole run (the report reads them).
+  // One record per thread. A thread that ended with nothing open is
+  // retired: its counters join the run's totals and its record serves the
+  // next new thread, so a program that churns through many native threads
+  // does not grow the tool (the report reads the rest at the end).
   ThreadState *new_thread();
+  // After thread_end: true when `t` was retired (the caller forgets it).
+  bool retire(ThreadState &t);
 
   void thread_begin(ThreadState &t, ompt_thread_t type, ompt_data_t *thread_data);
   void thread_end(ThreadState &t, ompt_data_t *thread_data);
@@ -138,6 +143,9 @@ class Engine {
   Inquiry inquiry_;
   std::mutex threads_lock_;
   std::vector<ThreadState *> threads_;
+  std::vector<ThreadState *> free_;  // retired records, to reuse
+  int thread_numbers_ = 0;           // threads seen so far
+  uint64_t retired_counts_[kMaxCallback] = {};
   std::mutex rules_lock_;
   std::map<std::string, Rule> rules_;
   // Explicit tasks, by the id the tool stores in their task_data. Shared:

@@ -48,7 +48,9 @@ void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
   engine->thread_begin(me(ompt_callback_thread_begin), type, thread_data);
 }
 void on_thread_end(ompt_data_t *thread_data) {
-  engine->thread_end(me(ompt_callback_thread_end), thread_data);
+  ThreadState &t = me(ompt_callback_thread_end);
+  engine->thread_end(t, thread_data);
+  if (engine->retire(t)) self = nullptr;
 }
 void on_parallel_begin(ompt_data_t *, const ompt_frame_t *, ompt_data_t *parallel_data,
                        unsigned requested, int, const void *codeptr) {

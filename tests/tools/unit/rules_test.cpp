@@ -173,6 +173,34 @@ int main() {
       EXPECT(e, nullptr, fatal ? 0 : 3);
     }
   }
+  {  // A thread that ended with nothing open is retired and its record
+     // reused; one that ended inside a region is kept for the finalizer.
+    Engine e;
+    ThreadState &a = *e.new_thread();
+    ompt_data_t thr{}, par{};
+    a.counts[ompt_callback_thread_begin] = 1;
+    e.thread_begin(a, ompt_thread_other, &thr);
+    e.thread_end(a, &thr);
+    if (!e.retire(a) || e.new_thread() != &a) {
+      fprintf(stderr, "line %d: an ended thread's record was not reused\n", __LINE__);
+      ++failures;
+    }
+    e.thread_begin(a, ompt_thread_other, &thr);
+    e.parallel_begin(a, &par, 1, code);
+    e.thread_end(a, &thr);
+    if (e.retire(a)) {
+      fprintf(stderr, "line %d: a thread with an open region was retired\n", __LINE__);
+      ++failures;
+    }
+    e.finish();
+    EXPECT(e, "finalize.open-parallel", 1);
+    if (e.report("unit").find("2 threads") == std::string::npos ||
+        e.report("unit").find("thread_begin         1") == std::string::npos) {
+      fprintf(stderr, "line %d: report lost a retired thread:\n%s", __LINE__,
+              e.report("unit").c_str());
+      ++failures;
+    }
+  }
   {  // Work regions that do not pair, a dispatch outside any.
     Engine e;
     ThreadState &t = *e.new_thread();
