@@ -238,7 +238,12 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt
   result.tool_data.value = 0;
   char buf[64];
   snprintf(buf, sizeof buf, " (omp_version %u)", omp_version);
-  kite_check::runtime_name =
-      new std::string(std::string(runtime_version ? runtime_version : "?") + buf);
+  std::string name = std::string(runtime_version ? runtime_version : "?") + buf;
+  // Two OpenMP runtimes in one process may each start the tool; the report
+  // names both ("A + B"), since its events then come from either.
+  if (kite_check::runtime_name)
+    *kite_check::runtime_name += " + " + name;
+  else
+    kite_check::runtime_name = new std::string(name);
   return &result;
 }

@@ -207,14 +207,15 @@ def main():
                 continue
             noreport = [r for r in rs if r["violations"] is None]
             failed = [r for r in rs if r["status"] != 0]
-            two = [r for r in rs if r["reports"] > 1 or
+            two = [r for r in rs if r["reports"] > 1 or " + " in (r["runtime_name"] or "") or
                    (rt == "libomp" and r["runtime_name"] and "LLVM" not in r["runtime_name"])]
             bad = [r for r in rs if r["violations"]]
             print("\n== %s, %s programs: %d runs, %d with violations, %d without a report, "
                   "%d exit non-zero, %d two runtimes" % (rt, group, len(rs), len(bad),
                                                         len(noreport), len(failed), len(two)))
             per_rule = collections.OrderedDict()
-            for r in rs:
+            # Events from two runtimes in one run say nothing about either.
+            for r in [r for r in rs if r not in two]:
                 for rule, (count, example) in sorted(r["rules"].items()):
                     e = per_rule.setdefault(rule, [0, 0, set(), None])
                     e[0] += count
@@ -233,6 +234,9 @@ def main():
                     print("    %s t%s: %s" % (r["program"], r["threads"],
                                             ", ".join("%s=%d" % (k, v[0])
                                                       for k, v in sorted(r["rules"].items()))))
+                for r in two:
+                    print("    two runtimes (not counted): %s t%s: %s" % (
+                        r["program"], r["threads"], r["runtime_name"]))
                 for r in noreport:
                     print("    no report: %s t%s (exit %s)" % (r["program"], r["threads"],
                                                               r["status"]))
