@@ -33,6 +33,7 @@ import concurrent.futures
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -125,12 +126,19 @@ def run_one(build, job, timeout, shim, preload=None):
         env["LD_LIBRARY_PATH"] = os.path.dirname(LIBOMP) + (
             ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
     cmd = [sys.executable, os.path.join(build, "kite"), "check", "--runtime", mode, "--", program]
+    # Its own session, so that a timeout kills the program too, not only
+    # the `kite` driver (a hung program would keep a core busy for good).
+    p = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        p = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=timeout, start_new_session=True)
-        status = p.returncode
+        status = p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         status = "timeout"
+    try:
+        os.killpg(p.pid, signal.SIGKILL)  # whatever of the session is left
+    except ProcessLookupError:
+        pass
+    p.wait()
     try:
         with open(path) as f:
             rep = parse_report(f.read())
