@@ -49,22 +49,14 @@ static void on_cancel(ompt_data_t* td, int flags, const void* ra) {
   }
 }
 
-static int init(ompt_function_lookup_t lookup, int num, ompt_data_t* d) {
-  (void)num, (void)d;
-  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+static void small_tool_register(ompt_function_lookup_t lookup, ompt_set_callback_t set) {
+  (void)lookup;
   set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
   set(ompt_callback_sync_region, (ompt_callback_t)on_sync_region);
   set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
   set(ompt_callback_cancel, (ompt_callback_t)on_cancel);
-  return 1;
 }
-static void fini(ompt_data_t* d) { (void)d; }
-
-ompt_start_tool_result_t* ompt_start_tool(unsigned v, const char* rt) {
-  (void)v, (void)rt;
-  static ompt_start_tool_result_t r = {init, fini, {0}};
-  return &r;
-}
+#include "support/small_tool.h"
 
 static void reset(void) {
   activated = detected = detected_at_end = misplaced = wrong_codeptr = 0;

@@ -52,22 +52,13 @@ static void on_task_schedule(ompt_data_t* prior, ompt_task_status_t st, ompt_dat
   }
 }
 
-static int init(ompt_function_lookup_t lookup, int num, ompt_data_t* d) {
-  (void)num, (void)d;
-  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+static void small_tool_register(ompt_function_lookup_t lookup, ompt_set_callback_t set) {
   get_id = (ompt_get_unique_id_t)lookup("ompt_get_unique_id");
   set(ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin);
   set(ompt_callback_task_create, (ompt_callback_t)on_task_create);
   set(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule);
-  return 1;
 }
-static void fini(ompt_data_t* d) { (void)d; }
-
-ompt_start_tool_result_t* ompt_start_tool(unsigned v, const char* rt) {
-  (void)v, (void)rt;
-  static ompt_start_tool_result_t r = {init, fini, {0}};
-  return &r;
-}
+#include "support/small_tool.h"
 
 static omp_event_handle_t pthread_event;
 static void* fulfiller(void* arg) {

@@ -83,23 +83,14 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t ep, int dev,
   }
 }
 
-static int init(ompt_function_lookup_t lookup, int num, ompt_data_t* d) {
-  (void)num, (void)d;
-  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+static void small_tool_register(ompt_function_lookup_t lookup, ompt_set_callback_t set) {
   get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
   set(ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin);
   set(ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end);
   set(ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task);
   set(ompt_callback_target_emi, (ompt_callback_t)on_target_emi);
-  return 1;
 }
-static void fini(ompt_data_t* d) { (void)d; }
-
-ompt_start_tool_result_t* ompt_start_tool(unsigned v, const char* rt) {
-  (void)v, (void)rt;
-  static ompt_start_tool_result_t r = {init, fini, {0}};
-  return &r;
-}
+#include "support/small_tool.h"
 
 static int marker;
 static int in_program(const void* ra) {

@@ -20,19 +20,11 @@ static void on_task_create(ompt_data_t* enc, const ompt_frame_t* f, ompt_data_t*
   if (!ra) __atomic_add_fetch(&null_codeptr, 1, __ATOMIC_RELAXED);
 }
 
-static int init(ompt_function_lookup_t lookup, int num, ompt_data_t* d) {
-  (void)num, (void)d;
-  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+static void small_tool_register(ompt_function_lookup_t lookup, ompt_set_callback_t set) {
+  (void)lookup;
   set(ompt_callback_task_create, (ompt_callback_t)on_task_create);
-  return 1;
 }
-static void fini(ompt_data_t* d) { (void)d; }
-
-ompt_start_tool_result_t* ompt_start_tool(unsigned v, const char* rt) {
-  (void)v, (void)rt;
-  static ompt_start_tool_result_t r = {init, fini, {0}};
-  return &r;
-}
+#include "support/small_tool.h"
 
 int main(void) {
   KITE_TEST_BEGIN();

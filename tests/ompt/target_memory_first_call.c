@@ -18,20 +18,12 @@ static void on_data_op_emi(ompt_scope_endpoint_t ep, ompt_data_t* target_task_da
   if (optype == ompt_target_data_alloc && ep == ompt_scope_end) ++allocs;
 }
 
-static int init(ompt_function_lookup_t lookup, int num, ompt_data_t* d) {
-  (void)num, (void)d;
-  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+static void small_tool_register(ompt_function_lookup_t lookup, ompt_set_callback_t set) {
+  (void)lookup;
   set(ompt_callback_target_data_op_emi, (ompt_callback_t)on_data_op_emi);
   initialized = 1;
-  return 1;
 }
-static void fini(ompt_data_t* d) { (void)d; }
-
-ompt_start_tool_result_t* ompt_start_tool(unsigned v, const char* rt) {
-  (void)v, (void)rt;
-  static ompt_start_tool_result_t r = {init, fini, {0}};
-  return &r;
-}
+#include "support/small_tool.h"
 
 int main(void) {
   KITE_TEST_BEGIN();
