@@ -64,10 +64,11 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_masked:
     case ompt_callback_flush:
     case ompt_callback_reduction:
-    // Cancel constructs, cancellation points, cancellable barriers (both
-    // ABIs) and discarded tasks; not a cancellation a thread finds at the
-    // implicit barrier that ends the region, and a loop's or sections'
-    // cancellable barrier reports the parallel region's cancellation only.
+    // Cancel constructs, cancellation points, cancellable barriers, the
+    // implicit barrier that ends a cancelled region (both ABIs) and
+    // discarded tasks; sometimes, because a loop's or sections' cancellable
+    // barrier reports the parallel region's cancellation only, not a
+    // cancellation of the loop or sections a thread finds there.
     case ompt_callback_cancel:
       return ompt_set_sometimes;
     // Every parallel region (serialized ones too) and every league of a
