@@ -41,13 +41,15 @@ ompt_set_result_t availability(int e) {
     // The error directive (GOMP_warning, GOMP_error) and omp_control_tool.
     case ompt_callback_error:
     case ompt_callback_control_tool:
-      return ompt_set_always;
-    // Explicit tasks of both ABIs; sometimes, because a clang if(0) task
-    // with depend clauses waits through __kmpc_omp_wait_deps before the
-    // task is handed over, so its dependences are reported on a taskwait
-    // task rather than on the task itself.
+    // Every explicit and target task of both ABIs (deferred, undeferred,
+    // if(0), included, taskloop tasks), created and scheduled.
     case ompt_callback_task_create:
     case ompt_callback_task_schedule:
+      return ompt_set_always;
+    // Dependences of every task, sometimes: a clang if(0) task with depend
+    // clauses waits through __kmpc_omp_wait_deps before the task is handed
+    // over, so its dependences are reported on a taskwait task rather than
+    // on the task itself.
     case ompt_callback_dependences:
     case ompt_callback_task_dependence:
     // Loops that call the runtime (dynamic, guided, runtime, ordered,

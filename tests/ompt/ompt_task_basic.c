@@ -94,8 +94,8 @@ static rec_event* creation(rec_thread* t, int nth) {
 int main(void) {
   KITE_TEST_BEGIN();
   omp_get_max_threads();
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_task_create], ompt_set_sometimes);
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_task_schedule], ompt_set_sometimes);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_task_create], ompt_set_always);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_task_schedule], ompt_set_always);
   rec_thread* primary = rec_me();
   uint64_t implicit0 = 0;
 #pragma omp parallel
