@@ -20,7 +20,9 @@ bool activate(Thread* me, int which) {
   Team* team = me->team;
   if (which & (kCancelLoop | kCancelSections)) {
     // Orphaned (no team): only the encountering thread leaves the construct.
-    if (team) team->ws_cancelled.store(1, std::memory_order_release);
+    // The kind (kCancelLoop or kCancelSections): tools report it where
+    // other threads detect it.
+    if (team) team->ws_cancelled.store(which & (kCancelLoop | kCancelSections), std::memory_order_release);
     return true;
   }
   if (which & kCancelTaskgroup) {

@@ -76,7 +76,7 @@ struct Team {
   alignas(kCacheLine) std::atomic<long> task_pending;  // explicit tasks not complete
   alignas(kCacheLine) Futex task_events;
   std::atomic<TeamTasks*> tasks;  // ready queues, created on first task
-  std::atomic<int> ws_cancelled;  // a loop/sections construct was cancelled
+  std::atomic<int> ws_cancelled;  // a loop/sections construct was cancelled: its CancelKind
   ompt::TeamState ompt;  // tool data of the parallel region (src/ompt/state.h)
 };
 

@@ -45,6 +45,11 @@ ompt_set_result_t availability(int e) {
     // if(0), included, taskloop tasks), created and scheduled.
     case ompt_callback_task_create:
     case ompt_callback_task_schedule:
+    // Cancel constructs (activated); cancellation points, barriers that end
+    // a cancelled loop or sections (the plain barrier of gcc's inline loops
+    // too), cancellable barriers and the barrier that ends a cancelled
+    // region (detected); discarded tasks. Both ABIs.
+    case ompt_callback_cancel:
       return ompt_set_always;
     // Dependences of every task, sometimes: a clang if(0) task with depend
     // clauses waits through __kmpc_omp_wait_deps before the task is handed
@@ -66,12 +71,6 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_masked:
     case ompt_callback_flush:
     case ompt_callback_reduction:
-    // Cancel constructs, cancellation points, cancellable barriers, the
-    // implicit barrier that ends a cancelled region (both ABIs) and
-    // discarded tasks; sometimes, because a loop's or sections' cancellable
-    // barrier reports the parallel region's cancellation only, not a
-    // cancellation of the loop or sections a thread finds there.
-    case ompt_callback_cancel:
       return ompt_set_sometimes;
     // Every parallel region (serialized ones too) and every league of a
     // teams construct (GOMP_teams_reg, GOMP_teams4, __kmpc_fork_teams),

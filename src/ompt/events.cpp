@@ -8,6 +8,7 @@
 //            sync_region end, implicit_task end, parallel_end
 //   worker:  implicit_task begin, ... the same up to implicit_task end
 #include "ompt/callbacks.h"
+#include "ompt/events_task.h"
 #include "ompt/events_ws.h"
 
 namespace kite {
@@ -156,6 +157,7 @@ void on_explicit_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* 
   Task* task = me->task;
   ompt_data_t* pd = current_region(me);
   if (ep == ompt_scope_begin) {
+    ws_cancel_at_barrier(me, ep, codeptr_ra);
     set_enter_frame(task, enter_frame);
     sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_explicit, ep, pd,
                 &task->ompt.task_data, codeptr_ra);
@@ -171,6 +173,7 @@ void on_explicit_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* 
     sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_explicit, ep, pd,
                 &task->ompt.task_data, codeptr_ra);
     clear_enter_frame(task);
+    ws_cancel_at_barrier(me, ep, codeptr_ra);
   }
 }
 

@@ -196,10 +196,29 @@ void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra) {
     flags |= ompt_cancel_parallel;
     me->ompt.cancel_seen_team = me->team;
   }
+  if (which & (kCancelLoop | kCancelSections)) me->ompt.ws_cancel_seen = true;
   if (which & kCancelLoop) flags |= ompt_cancel_loop;
   if (which & kCancelSections) flags |= ompt_cancel_sections;
   if (which & kCancelTaskgroup) flags |= ompt_cancel_taskgroup;
   cb(&me->task->ompt.task_data, flags, codeptr_ra);
+}
+
+void ws_cancel_at_barrier(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
+  if (ep == ompt_scope_begin) {
+    // No barrier is inside a worksharing construct: this one ends the
+    // thread's current construct, if any.
+    Team* team = me->team;
+    const int kind = team ? team->ws_cancelled.load(std::memory_order_acquire) : 0;
+    me->ompt.ws_cancel_pending = me->ompt.ws_cancel_seen ? 0 : kind;
+    me->ompt.ws_cancel_seen = false;
+    return;
+  }
+  const int kind = me->ompt.ws_cancel_pending;
+  me->ompt.ws_cancel_pending = 0;
+  if (kind) {
+    cancel_slow(me, kind, ompt_cancel_detected, codeptr_ra);
+    me->ompt.ws_cancel_seen = false;  // the construct is over
+  }
 }
 
 void task_fulfill_slow(Task* t, bool body_done) {

@@ -53,6 +53,15 @@ void task_discarded_slow(Thread* me, Task* t);
 // ompt_callback_cancel for the current task of `me`: `which` in
 // kite::CancelKind bits, `how` ompt_cancel_activated or _detected.
 void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra);
+// A loop or sections construct another thread cancelled (Team::ws_cancelled
+// holds its kind until a barrier of the team completes): a thread that
+// arrives at its closing barrier (a worksharing barrier, or the plain
+// barrier gcc ends an inline static loop with) without having met the
+// cancellation at a cancel construct or cancellation point detects it
+// there. Called at the barrier's begin (reads) and end (reports, after the
+// barrier's events). A cancellation activated while the thread already
+// waits is not one it detects.
+void ws_cancel_at_barrier(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra);
 
 // omp_fulfill_event on `t`: early (its body still runs) or late.
 void task_fulfill_slow(Task* t, bool body_done);

@@ -99,6 +99,7 @@ void barrier_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
                   const void* codeptr_ra, void* enter_frame) {
   Task* task = me->task;
   if (ep == ompt_scope_begin) {
+    ws_cancel_at_barrier(me, ep, codeptr_ra);
     if (enter_frame) set_enter_frame(task, enter_frame);
     sync(ompt_callback_sync_region, kind, ep, me, codeptr_ra);
     set_state(me, wait_state(kind));
@@ -110,6 +111,7 @@ void barrier_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
     me->ompt.wait_id = 0;
     sync(ompt_callback_sync_region, kind, ep, me, codeptr_ra);
     clear_enter_frame(task);
+    ws_cancel_at_barrier(me, ep, codeptr_ra);
   }
 }
 

@@ -49,6 +49,13 @@ struct ThreadState {
   // (activated or detected), so the region's closing barrier does not
   // report it again (events.cpp); null when none.
   const void* cancel_seen_team;
+  // This thread met the cancellation of its current loop or sections
+  // construct (cancel construct or cancellation point), so the
+  // construct's closing barrier does not report it again; the cancellation
+  // it detects on arriving at that barrier, reported after the barrier's
+  // events (CancelKind bits; events_task.cpp ws_cancel_at_barrier).
+  bool ws_cancel_seen;
+  int ws_cancel_pending;
   // The device construct this thread encountered and has not finished,
   // for ompt_get_target_info (null outside one).
   TargetRecord* target;

@@ -39,7 +39,7 @@ int main(void) {
   KITE_TEST_BEGIN();
   omp_get_max_threads();
   CHECK(omp_get_cancellation());
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_cancel], ompt_set_sometimes);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_cancel], ompt_set_always);
   int nthreads = 0;
 
   /* cancel parallel: workers wait until the primary is about to cancel,
