@@ -524,22 +524,26 @@ void task_submit(Thread* me, Task* t) {
 
 // Undeferred execution: the creator runs the task now, after its
 // predecessors (if any) completed, and waits for its detach event.
+void task_wait_own_dependences(Thread* me, Task* t) {
+  t->rt.npred.store(1, std::memory_order_relaxed);
+  depend_register(me, t->parent, t);
+  if (t->rt.npred.fetch_sub(1, std::memory_order_acq_rel) != 1) {
+    task_wait_until(
+        me, t->team,
+        [](void* c) {
+          return static_cast<Task*>(c)->rt.npred.load(std::memory_order_acquire) == 0;
+        },
+        t);
+  }
+}
+
 void task_run_now(Thread* me, Task* t, bool silent) {
   Team* team = t->team;
   Task* parent = t->parent;
   t->rt.flags |= kTaskUndeferred;
   if (parent->kind == kTaskExplicit) parent->rt.counts.fetch_add(kRef, std::memory_order_relaxed);
   if (t->rt.nrecords && team) {
-    t->rt.npred.store(1, std::memory_order_relaxed);
-    depend_register(me, parent, t);
-    if (t->rt.npred.fetch_sub(1, std::memory_order_acq_rel) != 1) {
-      task_wait_until(
-          me, team,
-          [](void* c) {
-            return static_cast<Task*>(c)->rt.npred.load(std::memory_order_acquire) == 0;
-          },
-          t);
-    }
+    if (!(t->rt.flags & kTaskDepsWaited)) task_wait_own_dependences(me, t);
   } else {
     t->rt.nrecords = 0;
   }

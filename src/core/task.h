@@ -75,6 +75,7 @@ enum TaskFlag : uint8_t {
   kTaskOwnRecords = 16,  // depend records live apart from the block (task_split.cpp)
   kTaskTarget = 32,      // the task of a target construct (nowait / depend): for tools
   kTaskOnStack = 64,     // descriptor on its creator's stack (task.cpp run_on_stack)
+  kTaskDepsWaited = 128, // an if(0) task registered and waited for its dependences already
 };
 
 // What an encountering thread asks for (the ABI adapters fill this in).
@@ -143,6 +144,9 @@ bool task_must_run_now(Thread* me, const TaskSpec& spec);
 // task_schedule events (a body the caller reports itself, or a task never
 // reported as created).
 void task_run_now(Thread* me, Task* t, bool silent = false);
+// Registers `t` (records set, in a team) in its parent's dependence graph
+// and waits, running tasks, until every sibling it depends on completed.
+void task_wait_own_dependences(Thread* me, Task* t);
 // Runs tasks (tied-task constraint respected) until done(ctx); sleeps on
 // team->task_events when there is nothing to run.
 void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx);

@@ -69,6 +69,19 @@ Task* task_create_unfilled(Thread* me, const TaskSpec& spec, void** block) {
   return task_prepare(me, s, block);
 }
 
+// The block is already laid out, so the records go apart from it; the task
+// frees them with itself. `array`: 5 + 2 * ndeps words; returns the depend
+// array built there.
+void** attach_records(Thread* me, Task* t, const DependItem* deps, int ndeps, void** array) {
+  void** depend = to_depend_array(deps, ndeps, array);
+  auto* recs = static_cast<DepRecord*>(task_pool_alloc(me, sizeof(DepRecord) * size_t(ndeps)));
+  depend_decode(depend, recs, size_t(ndeps));
+  t->rt.records = recs;
+  t->rt.nrecords = ndeps;
+  t->rt.flags |= kTaskOwnRecords;
+  return depend;
+}
+
 void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int priority,
                     bool if_clause, const HandOverTrace& trace) {
   if (priority > g_icv.max_task_priority) priority = g_icv.max_task_priority;
@@ -76,14 +89,7 @@ void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int 
   void** depend = nullptr;
   if (ndeps > 0) {
     void** array = static_cast<void**>(__builtin_alloca(sizeof(void*) * (5 + 2 * size_t(ndeps))));
-    depend = to_depend_array(deps, ndeps, array);
-    // The block is already laid out, so the records go apart from it; the
-    // task frees them with itself.
-    auto* recs = static_cast<DepRecord*>(task_pool_alloc(me, sizeof(DepRecord) * size_t(ndeps)));
-    depend_decode(depend, recs, size_t(ndeps));
-    t->rt.records = recs;
-    t->rt.nrecords = ndeps;
-    t->rt.flags |= kTaskOwnRecords;
+    depend = attach_records(me, t, deps, ndeps, array);
   }
   TaskSpec s{};
   s.if_clause = if_clause;
@@ -120,8 +126,10 @@ void task_discard(Thread* me, Task* t) {
 
 void task_undeferred_begin(Thread* me, Task* t, const void* codeptr_ra, void* enter_frame) {
   if (KITE_UNLIKELY(ompt::active())) {
-    ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, true), nullptr, codeptr_ra,
-                           enter_frame);
+    // Reported at its dependence wait already (task_undeferred_wait_depend).
+    if (!(t->rt.flags & kTaskDepsWaited))
+      ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, true), nullptr, codeptr_ra,
+                             enter_frame);
     ompt::inline_body_begin_slow(me, t, enter_frame);
   }
   me->task = t;
@@ -151,6 +159,25 @@ void* task_allow_completion_event(Task* t) {
     t->rt.detach.store(2, std::memory_order_relaxed);
   }
   return t;
+}
+
+void task_undeferred_wait_depend(Thread* me, Task* t, const DependItem* deps, int ndeps,
+                                 const void* codeptr_ra, void* enter_frame) {
+  if (ndeps <= 0 || t->rt.nrecords) return;
+  void** array = static_cast<void**>(__builtin_alloca(sizeof(void*) * (5 + 2 * size_t(ndeps))));
+  void** depend = attach_records(me, t, deps, ndeps, array);
+  // Undeferred from here: the sibling whose completion makes it ready must
+  // leave it to this thread, not queue it.
+  t->rt.flags |= kTaskDepsWaited | kTaskUndeferred;
+  const bool tool = ompt::active();
+  if (tool)
+    ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, true), depend, codeptr_ra,
+                           enter_frame);
+  if (t->team)
+    task_wait_own_dependences(me, t);
+  else
+    t->rt.nrecords = 0;  // no team: nothing to wait for, nothing to release
+  if (tool) ompt::clear_enter_frame(me->task);
 }
 
 void task_wait_depend(Thread* me, const DependItem* deps, int ndeps, const void* codeptr_ra,

@@ -58,4 +58,13 @@ void* task_allow_completion_event(Task* t);
 void task_wait_depend(Thread* me, const DependItem* deps, int ndeps,
                       const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
 
+// The same wait for an undeferred task `t` not yet begun (the LLVM ABI's
+// if(0) task with depend clauses, whose dependences come before
+// task_undeferred_begin): `t` takes the items as its own dependences, is
+// reported created with them, and waits as its own node of the graph, so
+// tools see its dependences and edges on it; task_undeferred_begin does not
+// report it again, and its completion releases the dependences.
+void task_undeferred_wait_depend(Thread* me, Task* t, const DependItem* deps, int ndeps,
+                                 const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
+
 }  // namespace kite

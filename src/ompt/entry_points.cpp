@@ -50,13 +50,11 @@ ompt_set_result_t availability(int e) {
     // too), cancellable barriers and the barrier that ends a cancelled
     // region (detected); discarded tasks. Both ABIs.
     case ompt_callback_cancel:
-      return ompt_set_always;
-    // Dependences of every task, sometimes: a clang if(0) task with depend
-    // clauses waits through __kmpc_omp_wait_deps before the task is handed
-    // over, so its dependences are reported on a taskwait task rather than
-    // on the task itself.
+    // The dependences of every task and every edge that orders one (a
+    // clang if(0) task's too, whose wait comes before the task begins).
     case ompt_callback_dependences:
     case ompt_callback_task_dependence:
+      return ompt_set_always;
     // Loops that call the runtime (dynamic, guided, runtime, ordered,
     // combined forms), sections, taskloop, scope with task reductions;
     // every loop, sections, single and distribute of clang programs. gcc 12

@@ -42,8 +42,8 @@ __attribute__((noinline)) void make_chain(void) {
 int main(void) {
   KITE_TEST_BEGIN();
   omp_get_max_threads();
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_dependences], ompt_set_sometimes);
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_task_dependence], ompt_set_sometimes);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_dependences], ompt_set_always);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_task_dependence], ompt_set_always);
   rec_thread* primary = rec_me();
   int before = primary->count;
 #pragma omp parallel

@@ -76,6 +76,8 @@ void task_body(void* block) { run_task_parts(static_cast<Header*>(block)); }
 
 }  // namespace
 
+__thread Header* t_unclaimed_task = nullptr;
+
 Header* new_task_block(Thread* me, kmp_int32 flags, size_t task_size, size_t shareds_size,
                        kmp_routine_entry_t entry) {
   task_size = (task_size + sizeof(void*) - 1) & ~(sizeof(void*) - 1);
@@ -104,6 +106,7 @@ Header* new_task_block(Thread* me, kmp_int32 flags, size_t task_size, size_t sha
   // called __kmpc_proxy_task_completed(_ooo) (task_variants.cpp): the same
   // two conditions as a detached task's.
   if (flags & kFlagProxy) task_allow_completion_event(t);
+  t_unclaimed_task = h;
   return h;
 }
 
@@ -178,6 +181,7 @@ kmp_int32 hand_back(void* new_task, kmp_int32 ndeps, kmp_depend_info* dep_list,
                     kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list,
                     const void* codeptr_ra, void* enter_frame) {
   Header* h = header_of(new_task);
+  if (t_unclaimed_task == h) t_unclaimed_task = nullptr;
   if (h->running) {  // an untied task handing its next part back
     h->resumed = true;
     return 0;
@@ -222,6 +226,7 @@ KITE_EXPORT kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, void* new_task) {
 // calls the entry itself between these two.
 KITE_EXPORT void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, void* task) {
   Header* h = header_of(task);
+  if (t_unclaimed_task == h) t_unclaimed_task = nullptr;
   h->running = true;
   h->resumed = false;
   task_undeferred_begin(self(), h->task, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
@@ -244,11 +249,25 @@ KITE_EXPORT void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, void* task) {
 
 namespace {
 
+// A dependence wait between an if(0) task's allocation and its begin is
+// that task's (clang makes no other runtime call there); null: a taskwait
+// with depend clauses.
+Header* unclaimed_if0_task() {
+  Header* h = t_unclaimed_task;
+  return h && h->task->parent == self()->task ? h : nullptr;
+}
+
+// if0_task: the if(0) task whose dependences these are (null: a taskwait
+// with depend clauses).
 void wait_deps(kmp_int32 ndeps, kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
-               kmp_depend_info* noalias_dep_list, const void* codeptr_ra, void* enter_frame) {
+               kmp_depend_info* noalias_dep_list, const void* codeptr_ra, void* enter_frame,
+               Header* if0_task = nullptr) {
   DependItem stack[kStackDeps];
   DepList d = collect_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, stack);
-  task_wait_depend(self(), d.items, d.n, codeptr_ra, enter_frame);
+  if (if0_task)
+    task_undeferred_wait_depend(self(), if0_task->task, d.items, d.n, codeptr_ra, enter_frame);
+  else
+    task_wait_depend(self(), d.items, d.n, codeptr_ra, enter_frame);
   if (d.heap) xfree(d.items);
 }
 
@@ -260,7 +279,7 @@ KITE_EXPORT void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps,
                                       kmp_depend_info* dep_list, kmp_int32 ndeps_noalias,
                                       kmp_depend_info* noalias_dep_list) {
   wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, KITE_RETURN_ADDRESS(),
-            __builtin_dwarf_cfa());
+            __builtin_dwarf_cfa(), unclaimed_if0_task());
 }
 
 // clang 15+: taskwait with depend clauses; with nowait it is a task with
@@ -271,8 +290,9 @@ KITE_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t*, kmp_int32, kmp_int32 ndep
                                              kmp_depend_info* noalias_dep_list,
                                              kmp_int32 has_no_wait) {
   if (!has_no_wait) {
+    // clang 19+ waits for an if(0) task's dependences with this call too.
     wait_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, KITE_RETURN_ADDRESS(),
-              __builtin_dwarf_cfa());
+              __builtin_dwarf_cfa(), unclaimed_if0_task());
     return;
   }
   auto empty = [](kmp_int32, void*) -> kmp_int32 { return 0; };

@@ -54,6 +54,12 @@ struct alignas(64) Header {
 inline Header* header_of(void* task) { return static_cast<Header*>(task) - 1; }
 inline kmp_task_t* task_of(Header* h) { return reinterpret_cast<kmp_task_t*>(h + 1); }
 
+// The task this thread allocated last and has not handed over, begun or
+// given to a taskloop yet: an if(0) task with depend clauses waits for its
+// dependences (__kmpc_omp_wait_deps) between its allocation and
+// __kmpc_omp_task_begin_if0, and that wait is the task's own (task.cpp).
+extern __thread Header* t_unclaimed_task;
+
 // A task whose kmp_task_t (with privates) takes task_size bytes and whose
 // shareds take shareds_size; the kmp_task_t fields are initialized.
 Header* new_task_block(Thread* me, kmp_int32 flags, size_t task_size, size_t shareds_size,

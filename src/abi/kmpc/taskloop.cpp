@@ -40,6 +40,7 @@ unsigned long long trip_count(unsigned long long lb, unsigned long long ub, long
 void taskloop(void* pattern_task, int if_val, kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st,
               int nogroup, int sched, kmp_uint64 grainsize, bool strict, void* task_dup,
               const void* codeptr_ra, void* enter_frame) {
+  if (t_unclaimed_task == header_of(pattern_task)) t_unclaimed_task = nullptr;
   Thread* me = self();
   Header* ph = header_of(pattern_task);
   kmp_task_t* pattern = task_of(ph);
