@@ -245,10 +245,16 @@ int get_task_info(int level, int* flags, ompt_data_t** task_data, ompt_frame_t**
   for (int i = 0; task && i < level; ++i) task = task->parent;
   if (!task) return 0;
   if (task->kind == kTaskInitial) {
+    // parallel_data: the region that contains the task "or, if the task at
+    // the specified level is an initial task, NULL" (6.0 §36.15), for
+    // every initial task: the program's, a user thread's, a target
+    // region's and each team's of a league. ompt_get_parallel_info still
+    // answers the implicit region (or the league) around it, the region
+    // the initial task's implicit_task begin names.
     if (flags) *flags = ompt_task_initial;
     if (task_data) *task_data = &task->ompt.task_data;
     if (task_frame) *task_frame = &task->ompt.frame;
-    if (parallel_data) *parallel_data = initial_task_region(task);
+    if (parallel_data) *parallel_data = nullptr;
     if (thread_num) *thread_num = 0;
     return 2;
   }

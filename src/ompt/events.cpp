@@ -70,6 +70,13 @@ void on_initial_thread_end(Thread* t) {
   // A scope begun outside any team whose barrier call never came ends with
   // the initial task, which is still the current task here.
   if (t->ompt.scope_team == t) scope_slow(t, ompt_scope_end, nullptr);
+  // 5.2 §19.5.2.11 (ompt_callback_implicit_task_t), as 5.1 first said:
+  // "The binding of the parallel_data argument is the current parallel or
+  // teams region. For the implicit-task-end and the initial-task-end
+  // events, this argument is NULL." Every implicit_task end Kite reports
+  // (here, a region's, a team's, a target region's) passes NULL. Tools
+  // written for 5.0, which passed the region, may dereference it:
+  // docs/ompt.md names them (Archer 14).
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb) cb(ompt_scope_end, nullptr, &t->initial_task.ompt.task_data, 0, 1, ompt_task_initial);
   on_thread_end_slow(t);
@@ -122,12 +129,17 @@ void on_region_barrier_end_slow(Thread* me, Team* team) {
   int tid = me->tid;
   ompt_data_t* task_data = &team->implicit[tid].ompt.task_data;
   const void* ra = team->ompt.codeptr_ra;
+  // "For the barrier-end event at the end of a parallel region this
+  // argument is NULL" (5.1 and 5.2, ompt_callback_sync_region_t;
+  // 6.0 §34.7.4): past the barrier the primary may already have ended the
+  // region and the tool freed its data. Both ends of the barrier (the
+  // wait's and the region's) are such events.
   sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_implicit_parallel,
-              ompt_scope_end, &team->ompt.parallel_data, task_data, ra);
+              ompt_scope_end, nullptr, task_data, ra);
   set_state(me, ompt_state_overhead);
   me->ompt.wait_id = 0;
   sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_implicit_parallel,
-              ompt_scope_end, &team->ompt.parallel_data, task_data, ra);
+              ompt_scope_end, nullptr, task_data, ra);
   // The region's closing barrier is a cancellation point: a thread that
   // finds the region cancelled here without having met the cancellation
   // before (its own cancel, a cancellation point, a cancellable barrier)
@@ -139,7 +151,8 @@ void on_region_barrier_end_slow(Thread* me, Team* team) {
     if (ccb) ccb(task_data, ompt_cancel_parallel | ompt_cancel_detected, ra);
   }
   me->ompt.cancel_seen_team = nullptr;
-  // The region's end: no parallel data, no parallelism (5.2 §19.5.2.11).
+  // The implicit task's end: no parallel data, no parallelism (5.2
+  // §19.5.2.11, quoted at on_initial_thread_end).
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb) cb(ompt_scope_end, nullptr, task_data, 0, unsigned(tid), ompt_task_implicit);
 }

@@ -100,9 +100,13 @@ static void check_region(int n, rec_thread* primary, int from, uint64_t initial_
         CHECK_EQ_LONG(x->task_id, b->task_id);
         if (j < 4) {
           CHECK_EQ_LONG(x->kind, ompt_sync_region_barrier_implicit_parallel);
-          CHECK_EQ_LONG(x->parallel_id, pid);
           CHECK(x->ra == e[0].ra);
         }
+        /* The barrier's begins name the region; its ends have no parallel
+         * data (5.2 ompt_callback_sync_region_t: NULL for the barrier-end
+         * event at the end of a parallel region; 6.0 §34.7.4). */
+        if (j < 2) CHECK_EQ_LONG(x->parallel_id, pid);
+        if (j == 2 || j == 3) CHECK(!x->have_pd);
       }
       CHECK_EQ_LONG(t->ev[i + 1].state, ompt_state_work_parallel);
       CHECK_EQ_LONG(t->ev[i + 2].state, ompt_state_wait_barrier_implicit_parallel);
