@@ -40,6 +40,7 @@ int loop_work_type(int sched) {
 void work_begin_slow(Thread* me, int work, uint64_t count, const void* codeptr_ra) {
   me->ompt.work = work;
   me->ompt.work_ra = codeptr_ra;
+  me->ompt.work_count = count;
   auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
   if (cb)
     cb(static_cast<ompt_work_t>(work), ompt_scope_begin, current_region(me),
@@ -51,10 +52,12 @@ void work_end_slow(Thread* me) {
   if (!work) return;
   me->ompt.work = 0;
   auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
-  // 5.2 leaves count unspecified at the end; 0 says "not reported again".
+  // The end reports the begin's count: 5.2 §19.5.2.5 defines count per
+  // construct, not per endpoint (the iterations of a loop, the number of
+  // sections, "always 1" for a single).
   if (cb)
     cb(static_cast<ompt_work_t>(work), ompt_scope_end, current_region(me), &me->task->ompt.task_data,
-       0, me->ompt.work_ra);
+       me->ompt.work_count, me->ompt.work_ra);
 }
 
 void dispatch_slow(Thread* me, uint64_t first, uint64_t iterations) {
@@ -140,12 +143,13 @@ void scope_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
   const void* ra = me->ompt.scope_ra ? me->ompt.scope_ra : codeptr_ra;
   me->ompt.scope_team = nullptr;
   me->ompt.scope_ra = nullptr;
-  work_callback(me, ompt_work_scope, ep, 0, ra);
+  work_callback(me, ompt_work_scope, ep, 1, ra);
 }
 
 void distribute_begin_slow(Thread* me, uint64_t count, const void* codeptr_ra) {
   me->ompt.dist_team = scope_key(me);
   me->ompt.dist_ra = codeptr_ra;
+  me->ompt.dist_count = count;
   work_callback(me, ompt_work_distribute, ompt_scope_begin, count, codeptr_ra);
 }
 
@@ -164,7 +168,7 @@ void distribute_end_slow(Thread* me) {
   const void* ra = me->ompt.dist_ra;
   me->ompt.dist_team = nullptr;
   me->ompt.dist_ra = nullptr;
-  work_callback(me, ompt_work_distribute, ompt_scope_end, 0, ra);
+  work_callback(me, ompt_work_distribute, ompt_scope_end, me->ompt.dist_count, ra);
 }
 
 void masked_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {

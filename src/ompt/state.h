@@ -18,9 +18,11 @@ struct ThreadState {
   int state;                // ompt_state_t, written only by the thread itself
   ompt_wait_id_t wait_id;   // what the thread waits for, when state says so
   // The worksharing construct in progress (src/ompt/events_ws.cpp):
-  // ompt_work_t, 0 for none, and its codeptr_ra.
+  // ompt_work_t, 0 for none, its codeptr_ra and the count its begin
+  // reported (its end reports the same).
   int work;
   const void* work_ra;
+  uint64_t work_count;
   // A league run by GOMP_teams4 inside a target region (events_league.cpp):
   // the league's data and codeptr_ra, the team now running in the target's
   // initial task, and that task's own data, set aside while a team's
@@ -45,6 +47,7 @@ struct ThreadState {
   // team it was begun in (scope_key) and its codeptr_ra; null when none.
   const void* dist_team;
   const void* dist_ra;
+  uint64_t dist_count;
   // The team whose parallel region this thread has reported cancelled
   // (activated or detected), so the region's closing barrier does not
   // report it again (events.cpp); null when none.

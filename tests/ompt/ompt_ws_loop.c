@@ -138,6 +138,7 @@ static void check_construct(int work, unsigned count, void* fn, int barrier, int
     CHECK(e > b);
     if (e < 0) continue;
     CHECK_EQ_LONG(t->ev[e].kind, work);
+    CHECK_EQ_LONG(t->ev[e].n, count); /* the end reports the begin's count */
     CHECK(t->ev[e].ra == wb->ra);
     for (int i = b + 1; i < e; ++i) {
       rec_event* d = &t->ev[i];

@@ -54,6 +54,8 @@ int main(void) {
     CHECK(e > b);
     if (e < 0) continue;
     CHECK_EQ_LONG(t->ev[e].kind, ompt_work_scope);
+    CHECK_EQ_LONG(t->ev[b].n, 1);
+    CHECK_EQ_LONG(t->ev[e].n, 1); /* a scope's count is 1 at both ends */
     CHECK_EQ_LONG(t->ev[e].task_id, t->ev[b].task_id);
     int s = rec_next(t, e, EV_SYNC_BEGIN);
     CHECK(s > e);

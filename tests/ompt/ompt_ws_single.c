@@ -2,7 +2,8 @@
  * single_executor, the others single_other), with GOMP_single_copy_*'s
  * return address, then the construct's implicit barrier; without it, the
  * threads that skip the block see single_other begin and end at once (gcc
- * tells the runtime nothing where the executor's block ends).
+ * tells the runtime nothing where the executor's block ends). Every work
+ * event of a single has count 1, its end's too.
  * kite-test-threads: 1 2 4 */
 #include "kite_test.h"
 #include "support/task_recorder.h"
@@ -59,6 +60,7 @@ int main(void) {
     CHECK(e > b);
     if (e < 0) continue;
     CHECK_EQ_LONG(t->ev[e].kind, wb->kind);
+    CHECK_EQ_LONG(t->ev[e].n, 1); /* a single's count is always 1, at its end too */
     if (n > 1) {
       int s = rec_next(t, e, EV_SYNC_BEGIN);
       CHECK(s > e);
@@ -92,11 +94,14 @@ int main(void) {
         int end = rec_next(t, i, EV_WORK_END);
         CHECK(end > i);
         if (end > i) CHECK_EQ_LONG(t->ev[end].kind, ompt_work_single_executor);
+        if (end > i) CHECK_EQ_LONG(t->ev[end].n, 1);
         continue;
       }
 #endif
       CHECK_EQ_LONG(e->kind, ompt_work_single_other);
+      CHECK_EQ_LONG(e->n, 1);
       CHECK(i + 1 < t->count && t->ev[i + 1].ev == EV_WORK_END);
+      if (i + 1 < t->count) CHECK_EQ_LONG(t->ev[i + 1].n, 1);
       ++others;
     }
   }
