@@ -23,7 +23,7 @@ missing_of() {
   echo "$out"
 }
 
-packages="cmake ninja-build g++ gcc gfortran clang-14 pkg-config libhwloc-dev python3 libomp-14-dev binutils"
+packages="cmake ninja-build g++ gcc gfortran clang-14 pkg-config libhwloc-dev python3 libomp-14-dev binutils libotf2-trace-dev otf2-tools libdw-dev"
 missing=$(missing_of $packages)
 if [ -n "$missing" ]; then
   echo "setup: installing Debian packages:$missing"

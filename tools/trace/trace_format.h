@@ -1,0 +1,77 @@
+// The raw trace that libkite-trace.so writes inside the program and
+// kite-trace-convert reads after it exits. One file per OpenMP thread
+// (<stem>.thread-<index>.raw), an array of fixed-size records in the order
+// the thread produced them; a record whose kind is 0 ends the file early
+// (the rest of a window the program never filled, e.g. after a crash).
+// <stem>.meta (text, key=value) and <stem>.maps (a copy of /proc/self/maps)
+// describe the process. The layout is this build's own: the converter of
+// the same build reads it, nothing else does.
+#pragma once
+
+#include <cstdint>
+
+namespace kite_trace {
+
+constexpr uint32_t kMagic = 0x4b545231;  // "KTR1"
+constexpr uint32_t kVersion = 1;
+
+enum Kind : uint8_t {
+  kEnd = 0,           // no more records in this file
+  kHeader,            // a: thread index, b: OS tid, sub: ompt_thread_t, u32: magic, c: version
+  kThreadBegin,       // sub: ompt_thread_t
+  kThreadEnd,
+  kParallelBegin,     // a: parallel id, b: encountering task id, u32: requested, f16: flags>>16 .. see flags
+  kParallelEnd,       // a: parallel id, b: encountering task id
+  kImplicitTask,      // sub: endpoint, a: parallel id, b: task id, u32: parallelism, d: index
+  kWork,              // sub: endpoint, f16: ompt_work_t, a: parallel id, b: task id, d: count
+  kDispatch,          // sub: ompt_dispatch_t, b: task id, a: start/instance, d: iterations
+  kSyncRegion,        // sub: endpoint, f16: ompt_sync_region_t, a: parallel id, b: task id
+  kSyncWait,          // as kSyncRegion
+  kTaskCreate,        // a: new task id, b: parent task id, u32: flags, sub: has_dependences
+  kTaskSchedule,      // a: prior task id, sub: prior status, b: next task id
+  kTaskDependence,    // a: source task id, b: sink task id
+  kMutexAcquire,      // f16: ompt_mutex_t, a: wait id, u32: hint
+  kMutexAcquired,     // f16: ompt_mutex_t, a: wait id
+  kMutexReleased,     // f16: ompt_mutex_t, a: wait id
+  kNestLock,          // sub: endpoint, a: wait id
+  kCancel,            // u32: flags, b: task id
+  kMasked,            // sub: endpoint, a: parallel id, b: task id
+  kReduction,         // as kSyncRegion
+  kTarget,            // sub: endpoint, f16: ompt_target_t, u32: device, a: target id, b: task id
+  kTargetDataOp,      // sub: endpoint, f16: optype, u32: device (dest), a: target id, d: bytes
+  kKindCount
+};
+
+// 48 bytes. `c` is the construct's codeptr_ra wherever the callback has one.
+struct Record {
+  uint64_t time;  // ns, CLOCK_MONOTONIC
+  uint8_t kind;
+  uint8_t sub;
+  uint16_t f16;
+  uint32_t u32;
+  uint64_t a;
+  uint64_t b;
+  uint64_t c;
+  uint64_t d;
+};
+static_assert(sizeof(Record) == 48, "raw record layout");
+
+// Ids the tool stores in ompt_data_t: the thread index in the high bits,
+// a per-thread counter below, so no two threads ever share a counter.
+constexpr int kIdThreadShift = 40;
+inline uint32_t id_thread(uint64_t id) { return uint32_t(id >> kIdThreadShift); }
+inline uint64_t id_serial(uint64_t id) { return id & ((uint64_t(1) << kIdThreadShift) - 1); }
+
+// Event groups (KITE_TRACE_EVENTS / kite trace --events).
+enum Group : unsigned {
+  kGroupParallel = 1u << 0,  // parallel regions, implicit tasks, threads
+  kGroupWork = 1u << 1,      // worksharing regions, masked
+  kGroupDispatch = 1u << 2,  // each chunk / section / iteration (opt-in)
+  kGroupTasks = 1u << 3,     // explicit tasks, dependences
+  kGroupSync = 1u << 4,      // barriers, taskwait, taskgroup, reductions, cancel
+  kGroupMutex = 1u << 5,     // locks, critical, ordered, atomic
+  kGroupTarget = 1u << 6,    // device constructs and data operations
+  kGroupDefault = kGroupParallel | kGroupWork | kGroupTasks | kGroupSync | kGroupMutex | kGroupTarget,
+};
+
+}  // namespace kite_trace
