@@ -32,6 +32,7 @@ struct Taskgroup {
   std::atomic<long> pending;        // incomplete tasks bound to this group
   std::atomic<int> cancelled;       // cancel taskgroup was activated
   bool workshare;                   // implicit group of a worksharing task reduction
+  bool announced;                   // tools got its sync_region begin
   uintptr_t* reductions;            // task_reduction arrays visible in this group
 };
 
@@ -152,7 +153,9 @@ void task_wait_own_dependences(Thread* me, Task* t);
 void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx);
 
 // --- taskgroups (taskgroup.cpp) -------------------------------------------
-void taskgroup_start(Thread* me);
+// codeptr_ra/enter_frame: the ABI call that opens the group, for the
+// sync_region begin tools get here, before any task of the group exists.
+void taskgroup_start(Thread* me, const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
 void taskgroup_end(Thread* me, const void* codeptr_ra = nullptr, void* enter_frame = nullptr);
 Taskgroup* taskgroup_new(Thread* me, Taskgroup* prev);
 void taskgroup_free(Thread* me, Taskgroup* tg);

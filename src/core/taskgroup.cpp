@@ -14,6 +14,7 @@ Taskgroup* taskgroup_new(Thread* me, Taskgroup* prev) {
   new (&tg->pending) std::atomic<long>(0);
   new (&tg->cancelled) std::atomic<int>(0);
   tg->workshare = false;
+  tg->announced = false;
   tg->reductions = prev ? prev->reductions : nullptr;
   return tg;
 }
@@ -27,14 +28,21 @@ bool taskgroup_is_cancelled(const Taskgroup* tg) {
   return tg->workshare && tg->prev && tg->prev->cancelled.load(std::memory_order_acquire);
 }
 
-void taskgroup_start(Thread* me) {
+void taskgroup_start(Thread* me, const void* codeptr_ra, void* enter_frame) {
   Task* cur = me->task;
-  cur->rt.taskgroup = taskgroup_new(me, cur->rt.taskgroup);
+  Taskgroup* tg = taskgroup_new(me, cur->rt.taskgroup);
+  cur->rt.taskgroup = tg;
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::taskgroup_begin_slow(me, codeptr_ra, enter_frame);
+    tg->announced = true;
+  }
 }
 
-// Tools see the taskgroup's synchronization at its end, where the waiting
-// for the group's tasks happens (sync_region taskgroup begin and end both
-// here, as libomp reports it too).
+// The group's sync_region began at its start (taskgroup_start), so that a
+// tool sees every task of the group created inside it; the waiting for the
+// group's tasks happens here, at its end. A group opened without a report
+// (a worksharing construct's implicit group, or a tool that came later)
+// gets its begin here.
 void taskgroup_end(Thread* me, const void* codeptr_ra, void* enter_frame) {
   Task* cur = me->task;
   Taskgroup* tg = cur->rt.taskgroup;
@@ -43,9 +51,14 @@ void taskgroup_end(Thread* me, const void* codeptr_ra, void* enter_frame) {
     return;
   }
   const bool tool = ompt::active();
-  if (tool)
-    ompt::sync_task_region_slow(me, ompt_sync_region_taskgroup, ompt_scope_begin, codeptr_ra,
-                                enter_frame);
+  if (tool) {
+    if (tg->announced) {
+      if (enter_frame) ompt::set_enter_frame(cur, enter_frame);
+    } else {
+      ompt::sync_task_region_slow(me, ompt_sync_region_taskgroup, ompt_scope_begin, codeptr_ra,
+                                  enter_frame);
+    }
+  }
   if (tg->pending.load(std::memory_order_acquire) != 0) {
     if (tool)
       ompt::sync_task_wait_slow(me, ompt_sync_region_taskgroup, ompt_scope_begin, codeptr_ra);

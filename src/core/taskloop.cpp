@@ -59,7 +59,7 @@ void taskloop(Thread* me, const TaskloopSpec& spec) {
   if (tool)
     ompt::taskloop_slow(me, ompt_scope_begin, n, spec.task.codeptr_ra, spec.task.enter_frame);
   if (!spec.nogroup) {
-    taskgroup_start(me);
+    taskgroup_start(me, spec.task.codeptr_ra, spec.task.enter_frame);
     if (spec.reduction) task_reduction_register(me, static_cast<uintptr_t**>(spec.task.data)[2]);
   }
 

@@ -291,6 +291,18 @@ void sync_task_region_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpo
   if (ep == ompt_scope_end) clear_enter_frame(task);
 }
 
+void taskgroup_begin_slow(Thread* me, const void* codeptr_ra, void* enter_frame) {
+  Task* task = me->task;
+  // A taskloop's group opens while the taskloop holds the frame: keep it.
+  const bool had_frame = task->ompt.frame.enter_frame.ptr != nullptr;
+  if (enter_frame && !had_frame) set_enter_frame(task, enter_frame);
+  auto cb = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region);
+  if (cb)
+    cb(ompt_sync_region_taskgroup, ompt_scope_begin, current_region(me), &task->ompt.task_data,
+       codeptr_ra);
+  if (enter_frame && !had_frame) clear_enter_frame(task);
+}
+
 void sync_task_wait_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
                          const void* codeptr_ra) {
   Task* task = me->task;

@@ -104,6 +104,9 @@ void target_initial_task_slow(Thread* me, void (*fn)(void*), void* data);
 // begin sets the task's enter frame, the end clears it.
 void sync_task_region_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
                            const void* codeptr_ra, void* enter_frame);
+// A taskgroup's sync_region begin at the group's start: the enter frame is
+// set for the callback only, since the task goes back to its body.
+void taskgroup_begin_slow(Thread* me, const void* codeptr_ra, void* enter_frame);
 // The waiting part only: sync_region_wait and the waiting state.
 void sync_task_wait_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
                          const void* codeptr_ra);

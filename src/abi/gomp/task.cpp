@@ -50,7 +50,9 @@ KITE_EXPORT void GOMP_taskwait_depend(void** depend) {
 
 KITE_EXPORT void GOMP_taskyield(void) { taskyield(self()); }
 
-KITE_EXPORT void GOMP_taskgroup_start(void) { taskgroup_start(self()); }
+KITE_EXPORT void GOMP_taskgroup_start(void) {
+  taskgroup_start(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 
 KITE_EXPORT void GOMP_taskgroup_end(void) {
   taskgroup_end(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());

@@ -108,7 +108,9 @@ void* register_items(Thread* me, int num, const Input* data) {
 
 extern "C" {
 
-KITE_EXPORT void __kmpc_taskgroup(ident_t*, kmp_int32) { taskgroup_start(self()); }
+KITE_EXPORT void __kmpc_taskgroup(ident_t*, kmp_int32) {
+  taskgroup_start(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+}
 
 KITE_EXPORT void __kmpc_end_taskgroup(ident_t*, kmp_int32) {
   end_taskgroup(self(), KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
@@ -139,14 +141,14 @@ KITE_EXPORT void* __kmpc_task_reduction_get_th_data(kmp_int32, void* tg, void* d
 
 KITE_EXPORT void* __kmpc_taskred_modifier_init(ident_t*, kmp_int32, int, int num, void* data) {
   Thread* me = self();
-  taskgroup_start(me);
+  taskgroup_start(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
   return register_items(me, num, static_cast<kmp_taskred_input_t*>(data));
 }
 
 KITE_EXPORT void* __kmpc_task_reduction_modifier_init(ident_t*, kmp_int32, int, int num,
                                                       void* data) {
   Thread* me = self();
-  taskgroup_start(me);
+  taskgroup_start(me, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
   return register_items(me, num, static_cast<kmp_task_red_input_t*>(data));
 }
 

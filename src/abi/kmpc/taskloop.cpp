@@ -61,7 +61,7 @@ void taskloop(void* pattern_task, int if_val, kmp_uint64* lb, kmp_uint64* ub, km
   const bool cancelled = cancellation_point(me, kCancelTaskgroup);
   const bool tool = ompt::active();
   if (tool) ompt::taskloop_slow(me, ompt_scope_begin, n, codeptr_ra, enter_frame);
-  if (!nogroup) taskgroup_start(me);
+  if (!nogroup) taskgroup_start(me, codeptr_ra, enter_frame);
   const kmp_task_dup_t dup = reinterpret_cast<kmp_task_dup_t>(task_dup);
   unsigned long long at = *lb;
   for (unsigned long long i = 0; i < parts.ntasks && !cancelled; ++i) {
