@@ -419,6 +419,7 @@ void start_region(const ForkSpec& spec, void (*fn)(void*), void* data, bool runt
     me->place_hi = team->places[0].hi;
   }
   affinity_on_region_start(me);
+  if (!runtime_invokes) ompt::set_program_exit_frame(me->task, spec.enter_frame);
   ompt::on_implicit_task_begin(me, team, 0);
 }
 
@@ -432,6 +433,8 @@ void parallel_end() {
   Thread* me = self();
   Team* team = me->team;
   int n = team->nthreads;
+  // The program's call of the outlined function (split form) has returned.
+  if (ompt::active()) ompt::clear_exit_frame(me->task);
   ompt::on_region_barrier_begin(me, team);
   team_barrier(me);
   ompt::on_region_barrier_end(me, team);

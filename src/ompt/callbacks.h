@@ -77,6 +77,22 @@ inline void clear_enter_frame(Task* task) {
   task->ompt.frame.enter_frame_flags = 0;
 }
 
+// A region whose outlined function the program calls itself
+// (GOMP_parallel_start, __kmpc_serialized_parallel): the primary's implicit
+// task begins where the encountering task entered the runtime, so that is
+// its exit frame (an application frame: no runtime frame lies between),
+// and the chain a tool unwinds is the one an active region gives.
+inline void set_program_exit_frame(Task* task, void* cfa) {
+  if (active() && cfa) {
+    task->ompt.frame.exit_frame.ptr = cfa;
+    task->ompt.frame.exit_frame_flags = ompt_frame_application | ompt_frame_cfa;
+  }
+}
+inline void clear_exit_frame(Task* task) {
+  task->ompt.frame.exit_frame.ptr = nullptr;
+  task->ompt.frame.exit_frame_flags = 0;
+}
+
 // Runs the outlined function of an implicit task: with a tool, through the
 // trampoline that records the exit frame.
 inline void run_outlined(void (*fn)(void*), void* data, Task* task) {

@@ -239,15 +239,9 @@ void push_num_threads_value(int num_threads) { t_pushed.num_threads = num_thread
 void fork_outlined(kmpc_micro fn, long argc, void** argv, bool if_clause, const void* codeptr_ra,
                    void* enter_frame) {
   Outlined o{fn, argc, argv, nested_for_fork()};
-  ForkSpec spec = take_fork_spec(if_clause, codeptr_ra, enter_frame);
-  if (if_clause) {
-    parallel(spec, run_outlined, &o);
-    return;
-  }
-  // if(false): a team of one, as __kmpc_serialized_parallel makes.
-  parallel_start(spec, [](void*) {}, nullptr);
-  run_outlined(&o);
-  parallel_end();
+  // if(false): a team of one (the core reads spec.if_clause), the body
+  // called by the runtime as in any region, exit frame included.
+  parallel(take_fork_spec(if_clause, codeptr_ra, enter_frame), run_outlined, &o);
 }
 
 }  // namespace kite::kmpc
