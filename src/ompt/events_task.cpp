@@ -109,9 +109,18 @@ void report_claimed(Task* t, int who, ompt_task_status_t status, Task* next) {
   __atomic_store_n(&t->ompt.fulfill_order, who + 1, __ATOMIC_RELEASE);
 }
 
+// The task of a taskwait with depend clauses (created with
+// ompt_task_taskwait) has no body a thread switches to: when its
+// dependences are met, the taskwait completes, and a tool is told that
+// alone, as task_schedule (taskwait task, ompt_taskwait_complete, NULL)
+// (6.0 §17.5, §34.5.2).
+bool is_taskwait_task(const Task* t) { return (t->ompt.flags & ompt_task_taskwait) != 0; }
+
 // event_pending: the runtime saw the event unfulfilled when the body ended.
 void report_body_end(Task* t, bool event_pending, Task* prior) {
-  if (event_pending && claim_first(t, kBodyReporting))
+  if (is_taskwait_task(t))
+    schedule(t, ompt_taskwait_complete, nullptr);
+  else if (event_pending && claim_first(t, kBodyReporting))
     report_claimed(t, kBodyReporting, ompt_task_detach, prior);
   else
     schedule(t, ompt_task_complete, prior);
@@ -149,6 +158,12 @@ void task_dependence_slow(Task* pred, Task* succ) {
 
 void run_task_body(Thread* me, Task* t) {
   Task* prior = me->task;
+  if (is_taskwait_task(t)) {
+    me->task = t;
+    t->rt.fn(t->rt.arg);  // empty
+    me->task = prior;
+    return;
+  }
   int saved_state = me->ompt.state;
   ompt_wait_id_t saved_wait = me->ompt.wait_id;
   t->ompt.thread_num = me->team ? me->tid : 0;

@@ -1,7 +1,8 @@
 /* Task dependences: the dependences callback lists each task's depend items
  * with their types (in, inout, mutexinoutset, depobj; gcc 12 has no inoutset) right after
  * its task_create; task_dependence reports each ordering edge between
- * sibling tasks; taskwait with depend is an undeferred taskwait task.
+ * sibling tasks; taskwait with depend is an undeferred taskwait task,
+ * whose completion is reported as ompt_taskwait_complete.
  * kite-test-threads: 1 2 4 */
 #include "kite_test.h"
 #include "support/task_recorder.h"
@@ -83,6 +84,26 @@ int main(void) {
     CHECK_EQ_LONG(trec_deps[i].dependence_type, want[i].type);
     (void)dep_at;
   }
+  /* The taskwait task is never switched to: its completion is one
+   * task_schedule (taskwait task, ompt_taskwait_complete, NULL) on the
+   * encountering thread, after its creation (6.0 §17.5). */
+  int tw_complete = 0, tw_other = 0, tw_created_at = -1;
+  for (int i = before; i < primary->count; ++i)
+    if (primary->ev[i].ev == EV_TASK_CREATE && primary->ev[i].task_id == id[5]) tw_created_at = i;
+  for (int k = 0; k < rec_nthreads; ++k) {
+    rec_thread* t = &rec_threads[k];
+    for (int i = 0; i < t->count; ++i) {
+      rec_event* e = &t->ev[i];
+      if (e->ev != EV_TASK_SCHEDULE || (e->task_id != id[5] && e->enc_task_id != id[5])) continue;
+      if (t == primary && i > tw_created_at && e->task_id == id[5] &&
+          e->kind == ompt_taskwait_complete && e->enc_task_id == 0)
+        ++tw_complete;
+      else
+        ++tw_other;
+    }
+  }
+  CHECK_EQ_LONG(tw_complete, 1);
+  CHECK_EQ_LONG(tw_other, 0);
   /* Edges: t0->t1, t0->t2, t1->t3, t2->t3, t3->taskwait task. */
   static const int edges[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 5}};
   int nedges = trec_count(primary, EV_TASK_DEPENDENCE);

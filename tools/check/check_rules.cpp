@@ -91,6 +91,57 @@ void Engine::check_thread_data(ThreadState &t, const char *event) {
               (void *)t.thread_data);
 }
 
+// ompt_get_task_info answers parallel_data NULL for an initial task: the
+// region that contains the task "or, if the task at the specified level is
+// an initial task, NULL" (6.0 §36.15). Every ancestor level is asked, so an
+// implicit task's begin also checks the initial task its region nests in.
+void Engine::check_initial_task_info(ThreadState &t, const char *event) {
+  if (!inquiry_.get_task_info) return;
+  for (int level = 0; level < 16; ++level) {
+    int flags = 0;
+    ompt_data_t *pd = nullptr;
+    if (inquiry_.get_task_info(level, &flags, nullptr, nullptr, &pd, nullptr) != 2) return;
+    if ((flags & ompt_task_initial) && pd) {
+      violation(t, "inquiry.initial-task-parallel-data", event,
+                "ompt_get_task_info(%d) of an initial task gave parallel_data=%p (id %llu), "
+                "not NULL",
+                level, (void *)pd, (unsigned long long)pd->value);
+      return;
+    }
+  }
+}
+
+// The callbacks a runtime must dispatch at every occurrence, so
+// ompt_set_callback may answer only ompt_set_always for them (5.1 Table
+// 4.2, 6.0 Table 32.2; the host's: the tables also list the target and
+// device callbacks).
+static bool always_only(int callback) {
+  switch (callback) {
+    case ompt_callback_thread_begin:
+    case ompt_callback_thread_end:
+    case ompt_callback_parallel_begin:
+    case ompt_callback_parallel_end:
+    case ompt_callback_task_create:
+    case ompt_callback_task_schedule:
+    case ompt_callback_implicit_task:
+    case ompt_callback_control_tool:
+    case ompt_callback_error:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void Engine::set_callback_answer(int callback, int answer) {
+  if (!always_only(callback) || answer == ompt_set_always) return;
+  ThreadState none;
+  none.number = -1;
+  std::string rule = std::string("set_callback.always.") + callback_name(callback);
+  violation(none, rule.c_str(), "set_callback",
+            "ompt_set_callback(%s) answered %d; this callback allows only ompt_set_always (%d)",
+            callback_name(callback), answer, int(ompt_set_always));
+}
+
 // ---- threads ---------------------------------------------------------------
 
 void Engine::thread_begin(ThreadState &t, ompt_thread_t type, ompt_data_t *thread_data) {
@@ -168,6 +219,7 @@ void Engine::implicit_task(ThreadState &t, ompt_scope_endpoint_t endpoint,
     t.implicits.push_back(
         {parallel_data, task_data, task_id(task_data), index, parallelism, flags});
     check_thread_data(t, "implicit_task");
+    check_initial_task_info(t, "implicit_task");
     if (!initial && inquiry_.get_parallel_info) {
       ompt_data_t *pd = nullptr;
       int size = 0;
@@ -264,6 +316,19 @@ void Engine::sync_region_wait(ThreadState &t, int kind, ompt_scope_endpoint_t en
               "%s (kind %d) %s codeptr=%p", begin ? "begin" : "end", kind,
               begin ? "while a wait of this region is open" : "with no open wait", codeptr);
   top.waiting = begin;
+}
+
+void Engine::sync_parallel_data(ThreadState &t, const char *event, int kind,
+                                ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data) {
+  // Past the barrier the primary may end the region and the tool free its
+  // data, so the ends carry none (6.0 §34.7.4; 5.1 and 5.2: NULL "for the
+  // barrier-end event at the end of a parallel region").
+  if (endpoint == ompt_scope_end && kind == ompt_sync_region_barrier_implicit_parallel &&
+      parallel_data)
+    violation(t, "sync_region.implicit-barrier-end-parallel-data", event,
+              "end of the implicit barrier of a parallel region with parallel_data=%p "
+              "(id %llu), not NULL",
+              (void *)parallel_data, (unsigned long long)parallel_data->value);
 }
 
 // ---- mutexes -------------------------------------------------------------------
@@ -368,6 +433,7 @@ void Engine::task_create(ThreadState &t, ompt_data_t *new_task_data, int flags,
   new_task_data->value = id;
   std::lock_guard<std::mutex> g(tasks_lock_);
   tasks_[id] = TaskState::created;
+  if (flags & ompt_task_taskwait) taskwait_tasks_.insert(id);
 }
 
 void Engine::task_schedule(ThreadState &t, ompt_data_t *prior, int prior_status,
@@ -381,6 +447,37 @@ void Engine::task_schedule(ThreadState &t, ompt_data_t *prior, int prior_status,
       violation(t, "task.lifecycle", "task_schedule",
                 "prior task %p (id %llu, status %d) was never created", (void *)prior,
                 (unsigned long long)pid, prior_status);
+    } else if (prior_status == ompt_taskwait_complete || taskwait_tasks_.count(pid)) {
+      // The task of a taskwait with depend clauses completes as
+      // (taskwait task, ompt_taskwait_complete, NULL) (6.0 §17.5, §34.5.2);
+      // no other task completes so. A runtime that switches to the
+      // taskwait task first is told at its completion.
+      const bool taskwait_task = taskwait_tasks_.count(pid) != 0;
+      if (!taskwait_task)
+        violation(t, "task.taskwait-complete", "task_schedule",
+                  "ompt_taskwait_complete for task id %llu, which was not created as a "
+                  "taskwait task (ompt_task_taskwait)",
+                  (unsigned long long)pid);
+      else if (prior_status == ompt_taskwait_complete && next)
+        violation(t, "task.taskwait-complete", "task_schedule",
+                  "taskwait task id %llu completed with a next task %p (NULL expected)",
+                  (unsigned long long)pid, (void *)next);
+      else if (prior_status != ompt_taskwait_complete &&
+               (prior_status == ompt_task_complete || prior_status == ompt_task_cancel))
+        violation(t, "task.taskwait-complete", "task_schedule",
+                  "taskwait task id %llu (taskwait with depend) completed with status %d, "
+                  "not ompt_taskwait_complete (%d)",
+                  (unsigned long long)pid, prior_status, int(ompt_taskwait_complete));
+      if (it->second == TaskState::done)
+        violation(t, "task.lifecycle", "task_schedule",
+                  "task id %llu (status %d) after it completed", (unsigned long long)pid,
+                  prior_status);
+      if (prior_status == ompt_taskwait_complete || prior_status == ompt_task_complete ||
+          prior_status == ompt_task_cancel)
+        it->second = TaskState::done;
+      else
+        it->second = TaskState::suspended;
+      if (prior_status == ompt_taskwait_complete) return;
     } else if (prior_status == ompt_task_late_fulfill) {
       if (it->second != TaskState::detached)
         violation(t, "task.lifecycle", "task_schedule",

@@ -101,6 +101,15 @@ class Engine {
                    ompt_data_t *task_data, const void *codeptr);
   void sync_region_wait(ThreadState &t, int kind, ompt_scope_endpoint_t endpoint,
                         const void *codeptr);
+  // The parallel_data argument of a sync_region or sync_region_wait event
+  // (`event` names which): NULL at the end of the implicit barrier that ends
+  // a parallel region (5.1+; 6.0 §34.7.4).
+  void sync_parallel_data(ThreadState &t, const char *event, int kind,
+                          ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data);
+  // What ompt_set_callback answered for `callback` at registration: the
+  // callbacks 5.1 (Table 4.2) and 6.0 (Table 32.2) allow only
+  // ompt_set_always for must get it.
+  void set_callback_answer(int callback, int answer);
   void mutex_acquire(ThreadState &t, int kind, ompt_wait_id_t wait_id, const void *codeptr);
   void mutex_acquired(ThreadState &t, int kind, ompt_wait_id_t wait_id, const void *codeptr);
   void mutex_released(ThreadState &t, int kind, ompt_wait_id_t wait_id, const void *codeptr);
@@ -138,6 +147,7 @@ class Engine {
   void check_codeptr(ThreadState &t, const char *event, const void *codeptr, int kind = 0,
                      int endpoint = 0);
   void check_thread_data(ThreadState &t, const char *event);
+  void check_initial_task_info(ThreadState &t, const char *event);
   uint64_t task_id(ompt_data_t *d) const { return d ? d->value : 0; }
 
   Inquiry inquiry_;
@@ -153,6 +163,7 @@ class Engine {
   std::mutex tasks_lock_;
   std::unordered_map<uint64_t, TaskState> tasks_;
   std::unordered_set<uint64_t> early_fulfilled_;  // early_fulfill seen
+  std::unordered_set<uint64_t> taskwait_tasks_;   // created with ompt_task_taskwait
   std::atomic<uint64_t> next_id_{1};
   std::atomic<bool> fatal_error_{false};
 };

@@ -70,16 +70,20 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data
                    (void *)parallel_data, (void *)task_data, parallelism, index, flags);
   engine->implicit_task(t, endpoint, parallel_data, task_data, parallelism, index, flags);
 }
-void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *,
-                    ompt_data_t *task_data, const void *codeptr) {
+void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t *parallel_data, ompt_data_t *task_data, const void *codeptr) {
   ThreadState &t = me(ompt_callback_sync_region);
-  KITE_CHECK_TRACE(t, "sync_region kind=%d %d codeptr=%p", kind, endpoint, codeptr);
+  KITE_CHECK_TRACE(t, "sync_region kind=%d %d pd=%p codeptr=%p", kind, endpoint,
+                   (void *)parallel_data, codeptr);
+  engine->sync_parallel_data(t, "sync_region", kind, endpoint, parallel_data);
   engine->sync_region(t, kind, endpoint, task_data, codeptr);
 }
 void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
-                         ompt_data_t *, ompt_data_t *, const void *codeptr) {
+                         ompt_data_t *parallel_data, ompt_data_t *, const void *codeptr) {
   ThreadState &t = me(ompt_callback_sync_region_wait);
-  KITE_CHECK_TRACE(t, "sync_region_wait kind=%d %d codeptr=%p", kind, endpoint, codeptr);
+  KITE_CHECK_TRACE(t, "sync_region_wait kind=%d %d pd=%p codeptr=%p", kind, endpoint,
+                   (void *)parallel_data, codeptr);
+  engine->sync_parallel_data(t, "sync_region_wait", kind, endpoint, parallel_data);
   engine->sync_region_wait(t, kind, endpoint, codeptr);
 }
 void on_reduction(ompt_sync_region_t, ompt_scope_endpoint_t, ompt_data_t *, ompt_data_t *,

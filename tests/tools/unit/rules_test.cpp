@@ -24,6 +24,21 @@ static void expect(Engine &e, const char *rule, uint64_t n, int line) {
 
 static const void *const code = (const void *)0x1234;
 
+// A runtime's ompt_get_task_info as a unit test fakes it: level 0 is an
+// initial task whose parallel_data is `initial_pd` (NULL is the answer
+// 6.0 §36.15 gives), and no level above it.
+static ompt_data_t *initial_pd;
+static ompt_data_t initial_task_data;
+static int fake_task_info(int level, int *flags, ompt_data_t **task_data, ompt_frame_t **,
+                          ompt_data_t **parallel_data, int *thread_num) {
+  if (level != 0) return 0;
+  if (flags) *flags = ompt_task_initial;
+  if (task_data) *task_data = &initial_task_data;
+  if (parallel_data) *parallel_data = initial_pd;
+  if (thread_num) *thread_num = 0;
+  return 2;
+}
+
 int main() {
   {  // A well-formed region with a barrier, a loop, a task and a lock.
     Engine e;
@@ -214,6 +229,83 @@ int main() {
     e.work(t, ompt_work_loop, ompt_scope_begin, nullptr, &impl, code);
     e.finish();
     EXPECT(e, "finalize.open-work", 1);
+  }
+  {  // ompt_set_callback's answers: always-only callbacks must get always.
+    Engine e;
+    e.set_callback_answer(ompt_callback_thread_begin, ompt_set_always);
+    e.set_callback_answer(ompt_callback_work, ompt_set_sometimes);  // any answer allowed
+    e.set_callback_answer(ompt_callback_mutex_acquire, ompt_set_never);
+    EXPECT(e, nullptr, 0);
+    e.set_callback_answer(ompt_callback_parallel_begin, ompt_set_sometimes);
+    e.set_callback_answer(ompt_callback_implicit_task, ompt_set_sometimes_paired);
+    e.set_callback_answer(ompt_callback_error, ompt_set_never);
+    EXPECT(e, "set_callback.always.parallel_begin", 1);
+    EXPECT(e, "set_callback.always.implicit_task", 1);
+    EXPECT(e, "set_callback.always.error", 1);
+    EXPECT(e, nullptr, 3);
+  }
+  {  // An initial task's parallel_data from ompt_get_task_info: NULL only.
+    kite_check::Inquiry inq;
+    inq.get_task_info = fake_task_info;
+    ompt_data_t thr{}, implicit_region{};
+    ompt_data_t &task = initial_task_data;
+    initial_pd = nullptr;
+    Engine good(inq);
+    ThreadState &g = *good.new_thread();
+    good.thread_begin(g, ompt_thread_initial, &thr);
+    good.implicit_task(g, ompt_scope_begin, &implicit_region, &task, 1, 1, ompt_task_initial);
+    EXPECT(good, nullptr, 0);
+    initial_pd = &implicit_region;
+    Engine bad(inq);
+    ThreadState &b = *bad.new_thread();
+    bad.thread_begin(b, ompt_thread_initial, &thr);
+    bad.implicit_task(b, ompt_scope_begin, &implicit_region, &task, 1, 1, ompt_task_initial);
+    EXPECT(bad, "inquiry.initial-task-parallel-data", 1);
+    initial_pd = nullptr;
+  }
+  {  // The implicit barrier that ends a region: its ends carry no parallel_data.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, par{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    const int k = ompt_sync_region_barrier_implicit_parallel;
+    e.sync_parallel_data(t, "sync_region", k, ompt_scope_begin, &par);
+    e.sync_parallel_data(t, "sync_region_wait", k, ompt_scope_begin, &par);
+    e.sync_parallel_data(t, "sync_region_wait", k, ompt_scope_end, nullptr);
+    e.sync_parallel_data(t, "sync_region", k, ompt_scope_end, nullptr);
+    e.sync_parallel_data(t, "sync_region", ompt_sync_region_barrier_explicit, ompt_scope_end,
+                         &par);  // other barriers: the region
+    EXPECT(e, nullptr, 0);
+    e.sync_parallel_data(t, "sync_region_wait", k, ompt_scope_end, &par);
+    e.sync_parallel_data(t, "sync_region", k, ompt_scope_end, &par);
+    EXPECT(e, "sync_region.implicit-barrier-end-parallel-data", 2);
+  }
+  {  // taskwait with depend: its task completes as taskwait_complete, next NULL.
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, impl{}, tw{}, tw2{}, tw3{}, task{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.implicit_task(t, ompt_scope_begin, nullptr, &impl, 1, 1, ompt_task_initial);
+    e.task_create(t, &tw, ompt_task_taskwait | ompt_task_undeferred, code);
+    e.task_schedule(t, &tw, ompt_taskwait_complete, nullptr);
+    EXPECT(e, nullptr, 0);
+    // libomp 14's way: a switch to the taskwait task, then ompt_task_complete.
+    e.task_create(t, &tw2, ompt_task_taskwait | ompt_task_undeferred, code);
+    e.task_schedule(t, &impl, ompt_task_switch, &tw2);
+    e.task_schedule(t, &tw2, ompt_task_complete, &impl);
+    EXPECT(e, "task.taskwait-complete", 1);
+    // A next task given, and taskwait_complete for an ordinary task.
+    e.task_create(t, &tw3, ompt_task_taskwait | ompt_task_undeferred, code);
+    e.task_schedule(t, &tw3, ompt_taskwait_complete, &impl);
+    e.task_create(t, &task, ompt_task_explicit, code);
+    e.task_schedule(t, &impl, ompt_task_switch, &task);
+    e.task_schedule(t, &task, ompt_taskwait_complete, nullptr);
+    EXPECT(e, "task.taskwait-complete", 3);
+    EXPECT(e, "task.lifecycle", 0);
+    e.implicit_task(t, ompt_scope_end, nullptr, &impl, 0, 1, ompt_task_initial);
+    e.thread_end(t, &thr);
+    e.finish();
+    EXPECT(e, "finalize.task-not-completed", 0);
   }
   if (failures) return 1;
   puts("rules_test: all sequences judged as expected");
