@@ -16,6 +16,9 @@ RATIO_FLOOR_US = 0.02
 # <variant><TOOL_SUFFIX> is <variant> with an OMPT tool registering every
 # callback with empty bodies (bench/tool).
 TOOL_SUFFIX = "-emptytool"
+# <variant><TRACE_SUFFIX> is <variant> with `kite trace`'s recording library
+# (libkite-trace.so, default events) attached.
+TRACE_SUFFIX = "-trace"
 SCHEMA = "kite-bench/1"
 
 
@@ -55,12 +58,14 @@ def variant_kinds(variants):
     return out
 
 
-def summarize(runs, variants, threads_list, constructs):
+def summarize(runs, variants, threads_list, constructs, event_counts=None):
     """Median over rounds of each run's median overhead, per construct,
     thread count and variant; ratios of every Kite-based variant of the gcc
     build against the best of libgomp and libomp, and of every Kite-based
     variant of the clang build against the clang build on libomp.
-    `variants`: name -> (base runtime, binary)."""
+    `variants`: name -> (base runtime, binary). `event_counts`: tracing
+    variant -> thread count -> construct -> bench/run's count record; with
+    it, each row gets what tracing costs per recorded event."""
     kinds = variant_kinds(variants)
     summary = {}
     for t in threads_list:
@@ -87,9 +92,28 @@ def summarize(runs, variants, threads_list, constructs):
             # tool over the same runtime and binary without it.
             row["tool_ratios"] = {name: ratio(row[name + TOOL_SUFFIX]["median_us"], row[name]["median_us"])
                                   for name in variants if name + TOOL_SUFFIX in row}
+            row["trace"] = {name: trace_cost(row[name + TRACE_SUFFIX]["median_us"], row[name]["median_us"],
+                                             ((event_counts or {}).get(name + TRACE_SUFFIX, {}).get(str(t), {})
+                                              .get(c, {})).get("per_instance"), t)
+                            for name in variants if name + TRACE_SUFFIX in row}
             per_t[c] = row
         summary[str(t)] = per_t
     return summary
+
+
+def trace_cost(traced_us, plain_us, events, threads):
+    """What tracing adds to one construct instance: the ratio (traced /
+    plain), the extra µs, the events recorded per instance (all threads),
+    and ns per event: the extra time over the events one thread records
+    (events / threads: the team's threads record side by side), which at
+    one thread is simply extra time / events."""
+    out = {"ratio": ratio(traced_us, plain_us), "extra_us": None, "events_per_instance": events,
+           "ns_per_event": None}
+    if traced_us is not None and plain_us is not None:
+        out["extra_us"] = traced_us - plain_us
+        if events and events > 0:
+            out["ns_per_event"] = out["extra_us"] * 1000.0 / (events / threads)
+    return out
 
 
 def fmt_us(cell):
@@ -148,6 +172,7 @@ def markdown_table(data):
             cells = [fmt_ratio(data["summary"][t][c]["ratios"].get(primary)) for t in ts]
             lines.append(f"| {c} | " + " | ".join(cells) + " |")
     lines += tool_table(data)
+    lines += trace_table(data)
     for t in ts:
         lines.append("")
         lines.append(f"Median overhead per construct instance, µs, {t} thread(s):")
@@ -180,6 +205,41 @@ def tool_table(data):
                 r = data["summary"][t][c].get("tool_ratios", {}).get(n)
                 cells.append("–" if r is None else (f"**{r:.2f}!**" if r > 1.15 else f"{r:.2f}"))
         lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def trace_table(data):
+    """Per runtime and build: tracing (libkite-trace.so, default events) /
+    no tool, the events one instance records and what each one costs."""
+    ts = list(data["summary"].keys())
+    names = [n for n in data["variants"] if n + TRACE_SUFFIX in data["variants"]]
+    if not names or not ts:
+        return []
+    lines = ["", "Tracing overhead: median overhead with `kite trace`'s recording library (libkite-trace.so, "
+                 "default events) / without a tool, same runtime and binary; events recorded per construct "
+                 "instance (all threads); ns per event = extra time per instance / (events / threads) "
+                 "(– : no count, or no events):", ""]
+    head = [f"{n} T={t} {k}" for n in names for t in ts for k in ("ratio", "events", "ns/event")]
+    lines.append("| construct | " + " | ".join(head) + " |")
+    lines.append("|---|" + "---:|" * len(head))
+    medians = {}
+    for c in data["construct_order"]:
+        cells = []
+        for n in names:
+            for t in ts:
+                cost = data["summary"][t][c].get("trace", {}).get(n) or {}
+                r, ev, ns = cost.get("ratio"), cost.get("events_per_instance"), cost.get("ns_per_event")
+                cells += ["–" if r is None else f"{r:.2f}", "–" if ev is None else f"{ev:g}",
+                          "–" if ns is None else f"{ns:.0f}"]
+                if ns is not None:
+                    medians.setdefault((n, t), []).append(ns)
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    cells = []
+    for n in names:
+        for t in ts:
+            m = median(medians.get((n, t), []))
+            cells += ["", "", "–" if m is None else f"**{m:.0f}**"]
+    lines.append("| median ns/event | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -267,9 +327,10 @@ def esc(s):
 
 # --- validation (used by the smoke test) -------------------------------------------------
 
-def validate(path):
+def validate(path, required=()):
     """Checks that a results file has the promised shape and that the
-    reference runtime produced real numbers."""
+    reference runtime produced real numbers; each variant in `required`
+    must have run (and, when it traces, counted its events)."""
     with open(path) as f:
         data = json.load(f)
     problems = []
@@ -303,8 +364,29 @@ def validate(path):
         # The clang build may be missing (no clang here): then no clang variant runs.
         if v.get("binary") == "clang" and str(v["unavailable"]).startswith("no clang build"):
             continue
-        if v["base"] == "kite" and v["unavailable"] and not v.get("expect_stderr"):
+        if v["base"] == "kite" and v["unavailable"] and not v.get("expect_stderr") and not v.get("trace"):
             problems.append(f"Kite variant {name} could not run: {v['unavailable']}")
+    for name in required:
+        v = data["variants"].get(name)
+        if v is None:
+            problems.append(f"required variant {name} is not in the file")
+            continue
+        if v["unavailable"]:
+            problems.append(f"required variant {name} could not run: {v['unavailable']}")
+        if not any(r["variant"] == name and r["status"] == "ok" for r in data["runs"]):
+            problems.append(f"required variant {name}: no run succeeded")
+        if v.get("trace") and not any(rec["status"] == "ok" for per_c in data.get("event_counts", {}).get(name, {}).values()
+                                      for rec in per_c.values()):
+            problems.append(f"required variant {name}: no event count succeeded")
+    for name, per_t in data.get("event_counts", {}).items():
+        for t, per_c in per_t.items():
+            for c, rec in per_c.items():
+                if rec["status"] == "ok" and not (isinstance(rec.get("per_instance"), (int, float))
+                                                  and len(rec.get("events", [])) == 2):
+                    problems.append(f"event count {name} T={t} {c}: malformed {rec}")
+    for name, v in data["variants"].items():
+        if v.get("trace") and not v["unavailable"] and name not in data.get("event_counts", {}):
+            problems.append(f"tracing variant {name} ran but has no event counts")
     expected = len(data["construct_order"]) * len(data["settings"]["threads"]) * data["settings"]["rounds"]
     for name, v in data["variants"].items():
         n = len([r for r in data["runs"] if r["variant"] == name])

@@ -72,6 +72,9 @@ static void usage(FILE* f) {
           "                      (default 1,2,4,8,16,32,64,128; quick 1,16,128)\n"
           "  --iters-per-thread N  schedule sweep iterations per thread (default 128)\n"
           "  --quick             small, fast settings (for smoke tests)\n"
+          "  --once INNER        run each chosen test kernel once with INNER instances\n"
+          "                      (no calibration, no reference, no timing; for\n"
+          "                      counting the events a tool records per instance)\n"
           "  --list              print the constructs (JSON lines) and exit\n"
           "  --identity          print the runtime identity (JSON) and exit\n");
 }
@@ -119,6 +122,7 @@ int main(int argc, char** argv) {
   const char* list = "all";
   const char* chunk_text = NULL;
   int quick = 0, outer_set = 0, target_set = 0, do_list = 0, do_identity = 0;
+  long once = 0;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -135,6 +139,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(a, "--delay-us")) { NEED_VALUE; p.delay_us = atof(v); }
     else if (!strcmp(a, "--chunks")) { NEED_VALUE; chunk_text = v; }
     else if (!strcmp(a, "--iters-per-thread")) { NEED_VALUE; p.iters_per_thread = atoi(v); }
+    else if (!strcmp(a, "--once")) { NEED_VALUE; once = atol(v); if (once < 1) once = -1; }
     else if (!strcmp(a, "--quick")) quick = 1;
     else if (!strcmp(a, "--list")) do_list = 1;
     else if (!strcmp(a, "--identity")) do_identity = 1;
@@ -148,8 +153,9 @@ int main(int argc, char** argv) {
   }
   if (!chunk_text) chunk_text = "1,2,4,8,16,32,64,128";
   if (p.threads < 1 || p.outer < 1 || p.target_us <= 0 || p.delay_us < 0 ||
-      p.iters_per_thread < 1) {
-    fprintf(stderr, "ompbench: threads, outer, target-us and iters-per-thread must be positive\n");
+      p.iters_per_thread < 1 || once < 0) {
+    fprintf(stderr,
+            "ompbench: threads, outer, target-us, iters-per-thread and once must be positive\n");
     return 2;
   }
   long chunks[32];
@@ -193,6 +199,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   bench_calibrate_delay(p.delay_us);
+  if (once) {
+    /* Whatever a tool records in this process beyond what the same run with
+     * another INNER records is what `once` instances cost it. */
+    for (int k = 0; k < nchosen; ++k) all[chosen[k]].test(&p, once, all[chosen[k]].arg);
+    return 0;
+  }
   for (int k = 0; k < nchosen; ++k) bench_run(&all[chosen[k]], &p);
   return 0;
 }
