@@ -47,18 +47,31 @@ bool progress;  // a line per thread on a terminal
 
 // ---- reading ---------------------------------------------------------------
 
+// Reads a thread's file window by window: a window holds
+// window_bytes / sizeof(Record) records and ends with the few bytes that
+// do not make a whole record.
 class RecordReader {
  public:
-  explicit RecordReader(const std::string &path) : f_(fopen(path.c_str(), "rbe")) {}
+  RecordReader(const std::string &path, size_t window_bytes)
+      : f_(fopen(path.c_str(), "rbe")),
+        per_window_(window_bytes / sizeof(Record)),
+        pad_(window_bytes % sizeof(Record)) {}
   ~RecordReader() {
     if (f_) fclose(f_);
   }
-  bool ok() const { return f_ != nullptr; }
+  bool ok() const { return f_ != nullptr && per_window_ > 0; }
   // The next record, or nullptr at the end (kind 0 or end of file).
   const Record *next() {
     if (pos_ == len_) {
       if (!f_ || done_) return nullptr;
-      len_ = fread(buf_.data(), sizeof(Record), buf_.size(), f_);
+      if (left_in_window_ == 0) {
+        if (started_ && pad_ && fseek(f_, long(pad_), SEEK_CUR) != 0) return nullptr;
+        started_ = true;
+        left_in_window_ = per_window_;
+      }
+      size_t want = std::min(buf_.size(), left_in_window_);
+      len_ = fread(buf_.data(), sizeof(Record), want, f_);
+      left_in_window_ -= len_;
       pos_ = 0;
       if (len_ == 0) return nullptr;
     }
@@ -73,6 +86,9 @@ class RecordReader {
 
  private:
   FILE *f_;
+  size_t per_window_, pad_;
+  size_t left_in_window_ = 0;
+  bool started_ = false;
   std::vector<Record> buf_ = std::vector<Record>(16384);
   size_t pos_ = 0, len_ = 0;
   bool done_ = false;
@@ -315,6 +331,7 @@ class Process {
   std::unordered_map<uint64_t, uint32_t> lock_ids_;
   std::map<uint32_t, uint32_t> thread_rank_;  // thread index -> location rank
   uint64_t origin_ = 0, last_ = 0;
+  size_t window_bytes_ = 0;
   int pid_ = 0;
 
   // output state
@@ -378,7 +395,7 @@ void Process::scan() {
     ThreadFile &tf = threads_[i];
     tf.rank = uint32_t(i);
     thread_rank_[tf.index] = tf.rank;
-    RecordReader in(tf.path);
+    RecordReader in(tf.path, window_bytes_);
     if (!in.ok()) die("cannot read " + tf.path);
     while (const Record *r = in.next()) {
       first = std::min(first, r->time);
@@ -530,7 +547,7 @@ void Process::convert_thread(const ThreadFile &tf) {
   cur_ = &tf;
   stack_.clear();
   implicit_ns_ = 0;
-  RecordReader in(tf.path);
+  RecordReader in(tf.path, window_bytes_);
   uint64_t first = 0, t = 0;
   std::vector<uint64_t> parallel_keys;  // team size bookkeeping
   while (const Record *r = in.next()) {
@@ -874,6 +891,8 @@ void Process::write_otf2_defs() {
 void Process::convert() {
   meta_ = read_meta(raw_dir_ + "/" + stem_ + ".meta");
   pid_ = atoi(meta_["pid"].c_str());
+  window_bytes_ = strtoull(meta_["buffer_bytes"].c_str(), nullptr, 10);
+  if (window_bytes_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");
   sym_ = std::make_unique<Symbolizer>(raw_dir_ + "/" + stem_ + ".maps");
   if (!sym_->ok() && !quiet)
     fprintf(stderr, "kite-trace-convert: %s: no memory map, return addresses stay unresolved\n",

@@ -93,18 +93,32 @@ SourceLocation Symbolizer::lookup(uint64_t pc) {
                                          nullptr, nullptr);
   if (modname) loc.module = modname;
   loc.function = demangle(dwfl_module_addrname(mod, pc));
-  if (Dwfl_Line *line = dwfl_module_getsrc(mod, pc)) {
+  // The compilation unit holding pc. Through .debug_aranges when the
+  // compiler wrote them; clang writes none by default, and libdw 0.188 does
+  // not look further, so the units' own ranges are searched then.
+  Dwarf_Addr bias = 0;
+  Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
+  if (!cu) {
+    Dwarf_Addr cu_bias = 0;
+    for (Dwarf_Die *c = dwfl_module_nextcu(mod, nullptr, &cu_bias); c;
+         c = dwfl_module_nextcu(mod, c, &cu_bias))
+      if (dwarf_haspc(c, pc - cu_bias) > 0) {
+        cu = c;
+        bias = cu_bias;
+        break;
+      }
+  }
+  if (!cu) return loc;
+  if (Dwarf_Line *line = dwarf_getsrc_die(cu, pc - bias)) {
     int lineno = 0;
-    const char *file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
+    const char *file = dwarf_linesrc(line, nullptr, nullptr);
+    dwarf_lineno(line, &lineno);
     if (file) loc.file = file;
     loc.line = lineno;
   }
   // The inlined call chain: the scopes at pc, innermost first. An inlined
   // subroutine's own name is the function the line belongs to; its call
   // site is where the enclosing function called it.
-  Dwarf_Addr bias = 0;
-  Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
-  if (!cu) return loc;
   Dwarf_Die *scopes = nullptr;
   int n = dwarf_getscopes(cu, pc - bias, &scopes);
   Dwarf_Files *files = nullptr;

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""`kite trace` as a command: errors, exit status, crashes, memory bound,
+MPI ranks. Each case is a subcommand so ctest reports them one by one.
+
+  cli_tests.py --kite KITE --work DIR errors --omp-program EXE
+  cli_tests.py --kite KITE --work DIR crash --program CRASH_EXE
+  cli_tests.py --kite KITE --work DIR long --program LONG_EXE
+  cli_tests.py --kite KITE --work DIR ranks --program EXE
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok: " if cond else "FAIL: ") + what)
+    if not cond:
+        failures.append(what)
+    return cond
+
+
+def kite(a, *args, env=None):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    return subprocess.run([sys.executable, a.kite, "trace"] + list(args), capture_output=True,
+                          text=True, env=e, cwd=a.work)
+
+
+def one_line_error(r, status, pattern):
+    lines = r.stderr.strip().splitlines()
+    return (r.returncode == status and len(lines) == 1 and lines[0].startswith("kite trace: ")
+            and re.search(pattern, lines[0]) is not None)
+
+
+def errors(a):
+    prog = a.omp_program
+    r = kite(a, "--", "./no-such-program")
+    check(one_line_error(r, 127, "no such file"), "missing program: 127 and one line (%d %r)" % (r.returncode, r.stderr))
+    r = kite(a, "--", "no-such-command-anywhere")
+    check(one_line_error(r, 127, "command not found"), "missing command: 127 (%d %r)" % (r.returncode, r.stderr))
+    plain = os.path.join(a.work, "plain.txt")
+    open(plain, "w").write("not a program\n")
+    r = kite(a, "--", plain)
+    check(one_line_error(r, 126, "not an executable"), "not executable: 126 (%d %r)" % (r.returncode, r.stderr))
+    r = kite(a, "--bogus", "--", prog)
+    check(one_line_error(r, 125, "unknown option '--bogus'"), "unknown option: 125 (%d %r)" % (r.returncode, r.stderr))
+    r = kite(a, "--format", "svg", "--", prog)
+    check(one_line_error(r, 125, "unknown format"), "unknown format: 125 (%r)" % r.stderr)
+    r = kite(a, "--events", "parallel,bogus", "--", prog)
+    check(one_line_error(r, 125, "unknown event group 'bogus'"), "unknown event group: 125 (%r)" % r.stderr)
+    r = kite(a, "--buffer", "12", "--", prog)
+    check(one_line_error(r, 125, "--buffer"), "bad buffer size: 125 (%r)" % r.stderr)
+    r = kite(a)
+    check(one_line_error(r, 125, "no program"), "no program: 125 (%r)" % r.stderr)
+    r = kite(a, "--help")
+    check(r.returncode == 0 and "usage: kite trace" in r.stdout, "--help prints usage, exit 0")
+    # An existing non-empty directory is left untouched without --force.
+    full = os.path.join(a.work, "full")
+    os.makedirs(full, exist_ok=True)
+    keep = os.path.join(full, "trace.json")
+    open(keep, "w").write("precious")
+    r = kite(a, "-o", full, "--", prog)
+    check(one_line_error(r, 125, "not empty"), "non-empty output directory: 125 (%r)" % r.stderr)
+    check(open(keep).read() == "precious" and os.listdir(full) == ["trace.json"],
+          "its files stay untouched")
+    r = kite(a, "-q", "--force", "-o", full, "--", prog)
+    check(r.returncode == 0 and open(keep).read() != "precious", "--force replaces the trace files")
+    # Unwritable: a directory below a file cannot be created.
+    r = kite(a, "-o", os.path.join(plain, "sub"), "--", prog)
+    check(one_line_error(r, 125, "cannot create"), "uncreatable output directory: 125 (%r)" % r.stderr)
+    if os.geteuid() != 0:  # root writes anywhere
+        ro = os.path.join(a.work, "readonly")
+        os.makedirs(ro, exist_ok=True)
+        os.chmod(ro, 0o555)
+        r = kite(a, "-o", os.path.join(ro, "t"), "--", prog)
+        check(one_line_error(r, 125, "cannot"), "unwritable parent: 125 (%r)" % r.stderr)
+    # A program that is not an OpenMP program: said after it ran, its status kept.
+    r = kite(a, "-o", "nonomp", "--", "/bin/sh", "-c", "exit 4")
+    check(r.returncode == 4 and "not an OpenMP program" in r.stderr,
+          "non-OpenMP program: says so, exits with its status 4 (%d %r)" % (r.returncode, r.stderr))
+    check(not os.path.exists(os.path.join(a.work, "nonomp")), "and leaves no empty directory behind")
+    # The program's exit status passes through; the default directory name.
+    r = kite(a, "-q", "--", prog, "exit3")
+    check(r.returncode == 3, "the program's exit status 3 passes through (%d)" % r.returncode)
+    made = [d for d in os.listdir(a.work) if d.startswith("kite-trace-" + os.path.basename(prog) + "-")]
+    check(len(made) == 1 and re.match(r".*-\d{8}-\d{6}$", made[0]) is not None,
+          "default directory kite-trace-<program>-<YYYYmmdd-HHMMSS> (%s)" % made)
+    if made:
+        check(sorted(os.listdir(os.path.join(a.work, made[0]))) ==
+              ["trace.json", "trace.otf2", "trace.summary.json"], "it holds the trace files, no raw/")
+
+
+def crash(a):
+    for how, status, sig in (("segv", 128 + 11, True), ("x", 9, False)):
+        out = "crash-" + how
+        r = kite(a, "-o", out, "--", a.program, how)
+        print(r.stdout, r.stderr)
+        check(r.returncode == status, "%s: exit status %d passes through (%d)" % (how, status, r.returncode))
+        if sig:
+            check("killed by signal 11" in r.stderr, "says the program was killed")
+        s = json.load(open(os.path.join(a.work, out, "trace.summary.json")))
+        check(s["runtime"].startswith("kite "), "ran on Kite (%s)" % s["runtime"])
+        check(not s["finalized"], "the trace knows the tool was not finalized")
+        check("ended without finalizing" in r.stdout, "the summary says the run was cut short")
+        check(s["parallel_regions"] == 25, "all 25 regions recorded before the crash (%d)" % s["parallel_regions"])
+        ev = json.load(open(os.path.join(a.work, out, "trace.json")))["traceEvents"]
+        par = [e for e in ev if e.get("ph") == "X" and e["name"].startswith("parallel @ crash.c")]
+        check(len(par) == 25, "25 parallel slices on crash.c lines (%d)" % len(par))
+        r2 = subprocess.run(["otf2-print", os.path.join(a.work, out, "trace.otf2", "traces.otf2")],
+                            capture_output=True, text=True)
+        check(r2.returncode == 0 and r2.stdout.count("THREAD_FORK") == 25, "the OTF2 archive reads back")
+
+
+def long_run(a):
+    n = 400000  # per thread: ~5 records per iteration, 2 threads, ~4M events
+    # The same run on Kite without the tool (kite trace runs it on Kite).
+    gomp = os.path.join(os.path.dirname(a.kite), "gomp")
+    base = subprocess.run([a.program, str(n)], capture_output=True, text=True,
+                          env=dict(os.environ, OMP_NUM_THREADS="2", LD_LIBRARY_PATH=gomp))
+    m0 = re.search(r"maxrss (\d+)", base.stdout)
+    r = kite(a, "--format", "otf2", "--events", "mutex", "--buffer", "1M", "-o", "long", "--",
+             a.program, str(n))
+    print(r.stdout, r.stderr)
+    m1 = re.search(r"maxrss (\d+)", r.stdout)
+    check(r.returncode == 0 and m0 and m1, "the long run completes traced and untraced")
+    if not (m0 and m1):
+        return
+    s = json.load(open(os.path.join(a.work, "long", "trace.summary.json")))
+    check(s["runtime"].startswith("kite "), "ran on Kite (%s)" % s["runtime"])
+    check(s["events"] >= 2 * n * 3, "millions of events recorded (%d)" % s["events"])
+    raw_mib = s["events"] * 48 / 2**20
+    grown = (int(m1.group(1)) - int(m0.group(1))) / 1024
+    # Bound: one 1 MiB window per thread (3 threads at most: initial, worker,
+    # a helper) plus the tool's code and slack; the raw trace is far bigger.
+    check(grown < 16, "resident memory grew %.1f MiB for %.0f MiB of trace (bound 16 MiB)"
+          % (grown, raw_mib))
+    check(raw_mib > 4 * 16, "the trace is much larger than the bound (%.0f MiB)" % raw_mib)
+
+
+def ranks(a):
+    out = "ranks"
+    for rank in ("0", "1"):
+        r = kite(a, "-q", "-o", out, "--", a.program, env={"PMI_RANK": rank})
+        check(r.returncode == 0, "rank %s traced (%d %r)" % (rank, r.returncode, r.stderr))
+    files = sorted(os.listdir(os.path.join(a.work, out)))
+    check(files == ["rank0.json", "rank0.otf2", "rank0.summary.json",
+                    "rank1.json", "rank1.otf2", "rank1.summary.json"],
+          "one trace per rank in the same directory (%s)" % files)
+    for rank in ("0", "1"):
+        s = json.load(open(os.path.join(a.work, out, "rank%s.summary.json" % rank)))
+        check(s["rank"] == rank and s["parallel_regions"] > 0, "rank %s's own trace" % rank)
+    r = kite(a, "-q", "-o", out, "--", a.program, env={"PMI_RANK": "1"})
+    check(one_line_error(r, 125, "rank1"), "a rank's existing trace is not clobbered (%r)" % r.stderr)
+    # A launcher traced as a whole: each of its processes by its rank.
+    shutil.rmtree(os.path.join(a.work, "launcher"), ignore_errors=True)
+    script = "PMI_RANK=0 %s & PMI_RANK=1 %s; wait" % (a.program, a.program)
+    r = kite(a, "-q", "-o", "launcher", "--", "/bin/sh", "-c", script)
+    files = sorted(f for f in os.listdir(os.path.join(a.work, "launcher")) if f.endswith(".json"))
+    check(files == ["rank0.json", "rank0.summary.json", "rank1.json", "rank1.summary.json"],
+          "a launcher's ranks each get their trace (%s)" % files)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kite", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("case", choices=["errors", "crash", "long", "ranks"])
+    ap.add_argument("--program")
+    ap.add_argument("--omp-program")
+    a = ap.parse_args()
+    shutil.rmtree(a.work, ignore_errors=True)
+    os.makedirs(a.work)
+    a.work = os.path.abspath(a.work)
+    a.kite = os.path.abspath(a.kite)
+    for attr in ("program", "omp_program"):
+        if getattr(a, attr):
+            setattr(a, attr, os.path.abspath(getattr(a, attr)))
+    {"errors": errors, "crash": crash, "long": long_run, "ranks": ranks}[a.case](a)
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
