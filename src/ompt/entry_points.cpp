@@ -54,6 +54,20 @@ ompt_set_result_t availability(int e) {
     // clang if(0) task's too, whose wait comes before the task begins).
     case ompt_callback_dependences:
     case ompt_callback_task_dependence:
+    // Every parallel region of both ABIs, active or serialized (if(0),
+    // GOMP_parallel_start, __kmpc_serialized_parallel, __kmpc_fork_call_if,
+    // nested regions past max-active-levels), every league of a teams
+    // construct (GOMP_teams_reg, GOMP_teams4, gcc 11's GOMP_teams, which
+    // ends with its target region, __kmpc_fork_teams) and each team's
+    // initial task, the initial task of every target region run on the
+    // host: all through start_region (team.cpp), teams.cpp and target.cpp.
+    // A clang target region built without offload targets makes no
+    // runtime call (the compiler runs its body inline): it is no region
+    // the runtime can know of, and tools see its body as part of the
+    // encountering task (docs/ompt.md).
+    case ompt_callback_parallel_begin:
+    case ompt_callback_parallel_end:
+    case ompt_callback_implicit_task:
       return ompt_set_always;
     // Loops that call the runtime (dynamic, guided, runtime, ordered,
     // combined forms), sections, taskloop, scope with task reductions;
@@ -70,15 +84,6 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_flush:
     case ompt_callback_reduction:
       return ompt_set_sometimes;
-    // Every parallel region (serialized ones too) and every league of a
-    // teams construct (GOMP_teams_reg, GOMP_teams4, __kmpc_fork_teams),
-    // each team's initial task; sometimes, because a program built by gcc
-    // 11 or older enters teams in a target region through GOMP_teams,
-    // which marks no end of the league, and clang 14 runs a target region
-    // without offload targets inline, so its initial task is not seen.
-    case ompt_callback_parallel_begin:
-    case ompt_callback_parallel_end:
-    case ompt_callback_implicit_task:
     // Explicit barriers, the implicit barrier of a parallel region,
     // taskwait, taskgroup, worksharing barriers made by a runtime call
     // (both ABIs), clang's reduction and copyprivate barriers; gcc ends

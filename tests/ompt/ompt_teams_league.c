@@ -95,8 +95,8 @@ static void check_league(rec_thread* me, int from, const char* what) {
 int main(void) {
   KITE_TEST_BEGIN();
   omp_get_max_threads();
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_parallel_begin], ompt_set_sometimes);
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_implicit_task], ompt_set_sometimes);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_parallel_begin], ompt_set_always);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_implicit_task], ompt_set_always);
   rec_thread* me = rec_me();
   int from = me->count;
   host_league();

@@ -75,9 +75,9 @@ int main(void) {
   /* ompt_set_callback's promises. */
   CHECK_EQ_LONG(rec_set_result[ompt_callback_thread_begin], ompt_set_always);
   CHECK_EQ_LONG(rec_set_result[ompt_callback_thread_end], ompt_set_always);
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_parallel_begin], ompt_set_sometimes);
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_parallel_end], ompt_set_sometimes);
-  CHECK_EQ_LONG(rec_set_result[ompt_callback_implicit_task], ompt_set_sometimes);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_parallel_begin], ompt_set_always);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_parallel_end], ompt_set_always);
+  CHECK_EQ_LONG(rec_set_result[ompt_callback_implicit_task], ompt_set_always);
   CHECK_EQ_LONG(rec_set_result[ompt_callback_sync_region], ompt_set_sometimes);
   CHECK_EQ_LONG(rec_set_result[ompt_callback_sync_region_wait], ompt_set_sometimes);
   for (int e = ompt_callback_task_create; e <= ompt_callback_error; ++e) {
