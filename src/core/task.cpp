@@ -377,11 +377,13 @@ void complete(Thread* me, Task* t) {
   if (wake) task_notify_after_publish(team);
 }
 
-bool start_cancelled(const Task* t) {
-  if (KITE_LIKELY(!g_icv.cancel)) return false;
+// The cancelled construct that discards `t` before it starts (its
+// taskgroup, else its parallel region; CancelKind), or 0.
+int start_cancelled(const Task* t) {
+  if (KITE_LIKELY(!g_icv.cancel)) return 0;
+  if (taskgroup_is_cancelled(t->rt.taskgroup)) return kCancelTaskgroup;
   Team* team = t->team;
-  return (team && team->cancelled.load(std::memory_order_acquire)) ||
-         taskgroup_is_cancelled(t->rt.taskgroup);
+  return team && team->cancelled.load(std::memory_order_acquire) ? kCancelParallel : 0;
 }
 
 // With a tool: the same steps, with task_schedule events around the body
@@ -389,9 +391,9 @@ bool start_cancelled(const Task* t) {
 // sent while the task still holds a completion condition, so it is alive.
 void execute_traced(Thread* me, Task* t) {
   Task* prior = me->task;
-  const bool discarded = start_cancelled(t);
+  const int discarded = start_cancelled(t);
   if (discarded)
-    ompt::task_discarded_slow(me, t);
+    ompt::task_discarded_slow(me, t, discarded);
   else
     ompt::run_task_body(me, t);
   const bool detached = (t->rt.flags & kTaskDetached) != 0;
@@ -782,7 +784,15 @@ void taskwait_depend(Thread* me, void** depend, const void* codeptr_ra, void* en
   if (tool) ompt::clear_enter_frame(me->task);
 }
 
-void taskyield(Thread* me) { task_run_one(me, false); }
+void taskyield(Thread* me) {
+  if (KITE_UNLIKELY(ompt::active())) {
+    ompt::on_taskyield(me, true);
+    task_run_one(me, false);
+    ompt::on_taskyield(me, false);
+    return;
+  }
+  task_run_one(me, false);
+}
 
 bool task_in_final(Thread* me) { return me->task && me->task->final; }
 

@@ -167,7 +167,11 @@ void run_task_body(Thread* me, Task* t) {
   int saved_state = me->ompt.state;
   ompt_wait_id_t saved_wait = me->ompt.wait_id;
   t->ompt.thread_num = me->team ? me->tid : 0;
-  schedule(prior, ompt_task_switch, t);
+  // At a taskyield the yielding task is suspended with ompt_task_yield;
+  // the tasks the yielded-to one runs in turn switch as usual.
+  const bool yielded = me->ompt.yielding;
+  me->ompt.yielding = false;
+  schedule(prior, yielded ? ompt_task_yield : ompt_task_switch, t);
   set_state(me, working_state(me));
   me->ompt.wait_id = 0;
   me->task = t;
@@ -198,9 +202,22 @@ void inline_body_end_slow(Thread* me, Task* t, Task* prior, bool event_pending) 
   report_body_end(t, event_pending, prior);
 }
 
-void task_discarded_slow(Thread* me, Task* t) {
+void task_discarded_slow(Thread* me, Task* t, int which) {
+  // The task is discarded where it would have started: the thread takes
+  // it up, the cancel event comes in its context with the kind of the
+  // construct whose cancellation discards it, and it ends as cancelled
+  // (ompt_task_cancel), its body never run.
+  Task* prior = me->task;
+  const bool yielded = me->ompt.yielding;
+  me->ompt.yielding = false;
+  t->ompt.thread_num = me->team ? me->tid : 0;
+  schedule(prior, yielded ? ompt_task_yield : ompt_task_switch, t);
+  me->task = t;
   auto cb = callback<ompt_callback_cancel_t>(ompt_callback_cancel);
-  if (cb) cb(&t->ompt.task_data, ompt_cancel_discarded_task, nullptr);
+  int kind = (which & kCancelTaskgroup) ? ompt_cancel_taskgroup : ompt_cancel_parallel;
+  if (cb) cb(&t->ompt.task_data, kind | ompt_cancel_discarded_task, nullptr);
+  me->task = prior;
+  schedule(t, ompt_task_cancel, prior);
 }
 
 void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra) {

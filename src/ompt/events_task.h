@@ -47,8 +47,17 @@ void task_body_end(Thread* me, Task* t, Task* prior, bool event_pending);
 void inline_body_begin_slow(Thread* me, Task* t, void* exit_frame);
 void inline_body_end_slow(Thread* me, Task* t, Task* prior, bool event_pending);
 
-// A task bound to a cancelled region or taskgroup is discarded unstarted.
-void task_discarded_slow(Thread* me, Task* t);
+// A task bound to a cancelled region or taskgroup is discarded unstarted:
+// `which` (kite::CancelKind) names the construct. The thread switches to it
+// (task_schedule prior -> t, switch), reports cancel (that construct's kind
+// | ompt_cancel_discarded_task) in its context, and leaves it with
+// ompt_task_cancel (t -> prior).
+void task_discarded_slow(Thread* me, Task* t, int which);
+
+// The current task of `me` yields at a taskyield construct (begin) or is
+// back from it (end): a task the thread switches to in between is
+// reported as scheduled at a yield (ompt_task_yield), not a plain switch.
+inline void on_taskyield(Thread* me, bool begin) { me->ompt.yielding = begin; }
 
 // ompt_callback_cancel for the current task of `me`: `which` in
 // kite::CancelKind bits, `how` ompt_cancel_activated or _detected.

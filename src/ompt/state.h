@@ -59,6 +59,9 @@ struct ThreadState {
   // events (CancelKind bits; events_task.cpp ws_cancel_at_barrier).
   bool ws_cancel_seen;
   int ws_cancel_pending;
+  // The current task is at a taskyield: the first task this thread
+  // switches to reports the yield (events_task.cpp run_task_body).
+  bool yielding;
   // The device construct this thread encountered and has not finished,
   // for ompt_get_target_info (null outside one).
   TargetRecord* target;

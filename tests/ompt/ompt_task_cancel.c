@@ -1,7 +1,9 @@
 /* ompt_callback_cancel: cancel parallel (activated on the canceller,
  * detected at each other thread's cancellation point), cancel taskgroup
- * (activated) with the group's unstarted tasks discarded (Kite creates no
- * task for a task construct met once the group is cancelled), cancel for.
+ * (activated) with the group's unstarted tasks discarded (switched to,
+ * cancel taskgroup|discarded_task, ended with ompt_task_cancel; Kite
+ * creates no task for a task construct met once the group is cancelled),
+ * cancel for.
  * kite-test-env: OMP_CANCELLATION=true
  * kite-test-threads: 1 2 4 */
 #include "kite_test.h"
@@ -90,19 +92,36 @@ int main(void) {
   CHECK_EQ_LONG(bodies, 0);
   CHECK_EQ_LONG(count_cancel(ompt_cancel_taskgroup | ompt_cancel_activated, NULL), 1);
   /* A task construct met after the cancellation creates no task; every
-   * task that was created is discarded. */
-  CHECK_EQ_LONG(count_cancel(ompt_cancel_discarded_task, NULL), nids);
+   * task that was created is discarded where it would have started: the
+   * thread switches to it, reports cancel with the construct's kind
+   * (taskgroup) | discarded_task in its context, and leaves it with
+   * ompt_task_cancel; its body never runs. */
+  const int discarded = ompt_cancel_taskgroup | ompt_cancel_discarded_task;
+  CHECK_EQ_LONG(count_cancel(discarded, NULL), nids);
+  CHECK_EQ_LONG(count_cancel(ompt_cancel_discarded_task, NULL), 0);
   for (int j = 0; j < nids; ++j) {
-    int found = 0;
-    for (int k = 0; k < rec_nthreads; ++k)
-      for (int i = 0; i < rec_threads[k].count; ++i) {
-        rec_event* e = &rec_threads[k].ev[i];
-        if (e->ev == EV_CANCEL && e->flags == ompt_cancel_discarded_task && e->task_id == ids[j])
+    int found = 0, in_order = 0, other_ends = 0;
+    for (int k = 0; k < rec_nthreads; ++k) {
+      rec_thread* t = &rec_threads[k];
+      for (int i = 0; i < t->count; ++i) {
+        rec_event* e = &t->ev[i];
+        if (e->ev == EV_CANCEL && e->flags == discarded && e->task_id == ids[j]) {
           ++found;
-        /* A discarded task is never scheduled. */
-        if (e->ev == EV_TASK_SCHEDULE && e->enc_task_id == ids[j]) CHECK(0);
+          if (i >= 1 && i + 1 < t->count) {
+            rec_event *sw = &t->ev[i - 1], *end = &t->ev[i + 1];
+            in_order += sw->ev == EV_TASK_SCHEDULE && sw->kind == ompt_task_switch &&
+                        sw->enc_task_id == ids[j] && end->ev == EV_TASK_SCHEDULE &&
+                        end->kind == ompt_task_cancel && end->task_id == ids[j] &&
+                        end->enc_task_id == sw->task_id;
+          }
+        }
+        if (e->ev == EV_TASK_SCHEDULE && e->task_id == ids[j] && e->kind != ompt_task_cancel)
+          ++other_ends;
       }
+    }
     CHECK_EQ_LONG(found, 1);
+    CHECK_EQ_LONG(in_order, 1);
+    CHECK_EQ_LONG(other_ends, 0);
   }
 
   /* cancel for: activated once, by the thread that ran iteration 0. */

@@ -539,7 +539,9 @@ void Engine::task_discarded(ThreadState &t, ompt_data_t *task_data) {
   if (id & kImplicitBit) return;
   std::lock_guard<std::mutex> g(tasks_lock_);
   auto it = tasks_.find(id);
-  if (it != tasks_.end()) it->second = TaskState::done;
+  // A runtime that takes the task up first (a switch to it) ends it with
+  // ompt_task_cancel; one that reports the discard alone ends it here.
+  if (it != tasks_.end() && it->second == TaskState::created) it->second = TaskState::done;
 }
 
 // ---- worksharing -----------------------------------------------------------------
