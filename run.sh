@@ -8,9 +8,10 @@ export KITE_BUILD_DIR="$build"
 case "${1:-}" in
   demo)
     "$here/scripts/setup.sh"
-    echo "== the bundled example, built with gcc -fopenmp against the system libgomp,"
-    echo "== run on Kite through LD_LIBRARY_PATH=$build/gomp:"
-    LD_LIBRARY_PATH="$build/gomp" "$build/examples/kite-demo"
+    echo "== the bundled example (examples/demo.c), built with gcc -fopenmp -g against"
+    echo "== the system libgomp, run on Kite and traced: kite trace -- kite-demo"
+    # The demo's own directory, replaced on each run.
+    "$build/kite" trace --force -o "$build/demo-trace" -- "$build/examples/kite-demo"
     ;;
   test)
     "$here/scripts/setup.sh"

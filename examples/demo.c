@@ -1,5 +1,6 @@
 /* A small OpenMP program: a parallel region, a worksharing loop with a
- * reduction, and a critical section. Built against the system libgomp; run it
+ * reduction, a critical section, and a pipeline of tasks ordered by
+ * dependences (what `./run.sh demo` traces). Built against the system libgomp; run it
  * on Kite with LD_LIBRARY_PATH=<build>/gomp (see README). */
 #include <dlfcn.h>
 #include <omp.h>
@@ -33,5 +34,24 @@ int main(void) {
     hits++;
   }
   printf("critical section entered %d times\n", hits);
+
+  /* A 3-stage pipeline over 4 blocks: stage s of block b waits for stage
+   * s-1 of block b (depend in/out on the block's slot). */
+  enum { BLOCKS = 4, STAGES = 3 };
+  double block[BLOCKS] = {0};
+#pragma omp parallel
+#pragma omp single
+  for (int b = 0; b < BLOCKS; ++b)
+    for (int s = 0; s < STAGES; ++s) {
+#pragma omp task depend(inout : block[b]) firstprivate(b, s)
+      {
+        double x = 0;
+        for (long i = 0; i < 200000 * (s + 1); ++i) x += 1.0 / (double)(i + b + 1);
+        block[b] += x;
+      }
+    }
+  double all = 0;
+  for (int b = 0; b < BLOCKS; ++b) all += block[b];
+  printf("pipeline of %d tasks: %.6f\n", BLOCKS * STAGES, all);
   return 0;
 }

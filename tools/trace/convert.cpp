@@ -329,6 +329,9 @@ class Process {
   std::vector<std::pair<uint64_t, uint64_t>> edges_;  // (src, sink)
   std::unordered_map<uint64_t, std::vector<uint64_t>> lock_times_;  // wait id -> acquired times
   std::unordered_map<uint64_t, uint32_t> lock_ids_;
+  std::unordered_map<uint64_t, uint64_t> parallel_codeptr_;  // parallel id -> codeptr_ra
+  std::string runtime_module_;  // the OpenMP runtime's file (meta runtime_module)
+  bool in_runtime(uint64_t codeptr);
   std::map<uint32_t, uint32_t> thread_rank_;  // thread index -> location rank
   uint64_t origin_ = 0, last_ = 0;
   size_t window_bytes_ = 0;
@@ -407,6 +410,7 @@ void Process::scan() {
           tf.tid = r->b;
           break;
         case kThreadBegin: tf.type = r->sub; break;
+        case kParallelBegin: parallel_codeptr_[r->a] = r->c; break;
         case kTaskCreate: {
           TaskInfo &t = tasks_[r->a];
           t.codeptr = r->c;
@@ -440,8 +444,26 @@ uint32_t Process::region_for(SliceKind kind, const std::string &name, uint64_t c
   return ref;
 }
 
+bool Process::in_runtime(uint64_t codeptr) {
+  if (!codeptr || runtime_module_.empty()) return false;
+  return sym_->resolve(codeptr).module == runtime_module_;
+}
+
 void Process::push(SliceKind kind, uint16_t sub, uint64_t t, uint64_t key, uint64_t codeptr,
                    std::string name, std::string args, OTF2_RegionRole role) {
+  // A construct whose runtime call the compiler made a tail call (gcc ends
+  // an outlined region with `jmp GOMP_barrier`) reports a return address
+  // inside the runtime. It is shown at the innermost enclosing construct
+  // with a user return address, and says so.
+  if (in_runtime(codeptr)) {
+    uint64_t user = 0;
+    for (auto it = stack_.rbegin(); it != stack_.rend() && !user; ++it)
+      if (it->codeptr && !in_runtime(it->codeptr)) user = it->codeptr;
+    args += ",\"codeptr_ra_in_runtime\":\"" + hex(codeptr) + "\"";
+    std::string prefix = name.substr(0, name.find(" @ "));
+    codeptr = user;
+    name = label(prefix.c_str(), codeptr);
+  }
   Open o{kind, sub, t, key, codeptr, 0, 0, std::move(name), std::move(args)};
   o.region = region_for(kind, o.name, codeptr, role);
   if (evt_) {
@@ -582,8 +604,11 @@ void Process::convert_thread(const ThreadFile &tf) {
           std::string args = ",\"team_size\":" + std::to_string(r->u32) +
                              ",\"thread_num\":" + std::to_string(r->d) + ",\"task_id\":\"" +
                              hex(r->b) + "\"";
-          push(initial ? sInitial : sImplicit, 0, t, r->b, 0,
-               initial ? "initial task" : "implicit task " + std::to_string(r->d), args,
+          auto pc = parallel_codeptr_.find(r->a);
+          uint64_t region_codeptr = initial || pc == parallel_codeptr_.end() ? 0 : pc->second;
+          std::string name = initial ? "initial task" : "implicit task " + std::to_string(r->d);
+          if (region_codeptr) name = label(name.c_str(), region_codeptr);
+          push(initial ? sInitial : sImplicit, 0, t, r->b, region_codeptr, name, args,
                OTF2_REGION_ROLE_TASK);
           // The team size of the region this thread's primary opened.
           for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
@@ -892,6 +917,7 @@ void Process::convert() {
   meta_ = read_meta(raw_dir_ + "/" + stem_ + ".meta");
   pid_ = atoi(meta_["pid"].c_str());
   window_bytes_ = strtoull(meta_["buffer_bytes"].c_str(), nullptr, 10);
+  runtime_module_ = meta_["runtime_module"];
   if (window_bytes_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");
   sym_ = std::make_unique<Symbolizer>(raw_dir_ + "/" + stem_ + ".maps");
   if (!sym_->ok() && !quiet)
