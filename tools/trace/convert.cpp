@@ -192,6 +192,9 @@ std::string json_escape(const std::string &s) {
   return out;
 }
 
+// ",a:1,b:2" (how members are built up) -> "a:1,b:2".
+std::string members(const std::string &list) { return list.empty() ? list : list.substr(1); }
+
 std::string hex(uint64_t v) {
   char b[24];
   snprintf(b, sizeof b, "0x%" PRIx64, v);
@@ -365,7 +368,8 @@ std::string Process::where(uint64_t codeptr) {
   if (!loc.file.empty())
     s += ",\"file\":\"" + json_escape(loc.file) + "\",\"line\":" + std::to_string(loc.line);
   if (!loc.inlined.empty()) s += ",\"inlined\":\"" + json_escape(loc.inlined) + "\"";
-  if (!loc.module.empty()) s += ",\"module\":\"" + json_escape(loc.module) + "\"";
+  if (loc.file.empty() && !loc.module.empty())
+    s += ",\"module\":\"" + json_escape(loc.module) + "\"";
   return where_cache_.emplace(codeptr, s).first->second;
 }
 
@@ -488,8 +492,7 @@ void Process::emit_close(Open &o, uint64_t t) {
                                        "sync",     "wait",     "sync",     "task", "mutex",
                                        "mutex",    "work",     "target",   "target", "task"};
     json_->event(std::string(head) + "\"cat\":\"" + cats[o.kind] + "\",\"name\":\"" +
-                 json_escape(o.name) + "\",\"args\":{\"construct\":\"" + cats[o.kind] + "\"" +
-                 where(o.codeptr) + o.args + "}}");
+                 json_escape(o.name) + "\",\"args\":{" + members(where(o.codeptr) + o.args) + "}}");
   }
   // Statistics: waiting by kind, exclusive of tasks run while waiting.
   uint64_t own = dur > o.nested_task_ns ? dur - o.nested_task_ns : 0;
@@ -551,8 +554,7 @@ void Process::instant(uint64_t t, const std::string &name, const std::string &ar
   char head[200];
   snprintf(head, sizeof head, "{\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%" PRIu64 ",\"ts\":%.3f,",
            pid_, cur_->tid, us(t));
-  json_->event(std::string(head) + "\"name\":\"" + json_escape(name) + "\",\"args\":{" +
-               (args.empty() ? "" : args.substr(1)) + "}}");
+  json_->event(std::string(head) + "\"name\":\"" + json_escape(name) + "\",\"args\":{" + members(args) + "}}");
 }
 
 bool match_kind_key(const Open &o, uint64_t key, uint16_t sub) {
@@ -701,6 +703,12 @@ void Process::convert_thread(const ThreadFile &tf) {
         bool prior_explicit = prior != tasks_.end() && is_explicit(prior->second.flags);
         bool ends = r->sub == ompt_task_complete || r->sub == ompt_task_cancel ||
                     r->sub == ompt_task_detach;
+        // A tied task suspended at a scheduling point stays open: what runs
+        // meanwhile on this thread nests in it. An untied one may resume on
+        // another thread, so each of its execution intervals is a slice.
+        if (prior_explicit && !ends && (prior->second.flags & ompt_task_untied) &&
+            (r->sub == ompt_task_switch || r->sub == ompt_task_yield))
+          close_innermost(t, match_kind_key, r->a, sTask, false);
         if (prior_explicit && ends && close_innermost(t, match_kind_key, r->a, sTask, false)) {
           if (evt_) {
             auto rank = thread_rank_.find(id_thread(r->a));

@@ -108,6 +108,7 @@ def main():
     ap.add_argument("--source", required=True)
     ap.add_argument("--runtime", default="kite")
     ap.add_argument("--fortran", action="store_true")
+    ap.add_argument("--render", help="tools/trace/render_svg.py: draw the trace and check the picture")
     ap.add_argument("workdir")
     a = ap.parse_args()
 
@@ -224,6 +225,20 @@ def main():
     defs = otf2_defs(archive)
     check(re.search(r'parallel @ %s:%d' % (re.escape(base), m["parallel"]), defs) is not None,
           "an OTF2 region names the parallel construct's file:line")
+    if a.render:
+        import xml.etree.ElementTree as ET
+        svg = os.path.join(a.workdir, "trace.svg")
+        r = subprocess.run([sys.executable, a.render, os.path.join(out, "trace.json"), svg])
+        check(r.returncode == 0, "render_svg.py draws the trace")
+        root = ET.parse(svg).getroot()
+        ns = "{http://www.w3.org/2000/svg}"
+        rects = root.findall(ns + "rect")
+        lines = [l for l in root.findall(ns + "line") if l.get("marker-end")]
+        texts = " ".join(t.text or "" for t in root.findall(ns + "text"))
+        nslices = sum(1 for e in events if e.get("ph") == "X" and e["name"] != "initial task")
+        check(len(rects) >= nslices, "one box per slice (%d boxes, %d slices)" % (len(rects), nslices))
+        check(len(lines) == 9 + 2, "one arrow per flow (%d)" % len(lines))
+        check(texts.count("OpenMP thread") == len(names), "one lane per thread")
     check(re.search(r'REGION .*Source file: "[^"]*%s", Begin line: %d' % (re.escape(base), m["parallel"]),
                     defs.replace("\n", " ")) is not None or ('"%s"' % base) in defs or base in defs,
           "OTF2 regions carry the source file")
