@@ -90,6 +90,21 @@ typedef enum omp_pause_resource_t {
   omp_pause_hard = 2
 } omp_pause_resource_t;
 
+/* omp_control_tool's commands and answers (OpenMP 5.2 §18.14). */
+typedef enum omp_control_tool_result_t {
+  omp_control_tool_notool = -2,
+  omp_control_tool_nocallback = -1,
+  omp_control_tool_success = 0,
+  omp_control_tool_ignored = 1
+} omp_control_tool_result_t;
+
+typedef enum omp_control_tool_t {
+  omp_control_tool_start = 1,
+  omp_control_tool_pause = 2,
+  omp_control_tool_flush = 3,
+  omp_control_tool_end = 4
+} omp_control_tool_t;
+
 typedef __UINTPTR_TYPE__ omp_uintptr_t;
 
 /* Handle enums are pointer-sized. C++11 can say so directly; in C the
@@ -275,6 +290,11 @@ extern int omp_target_disassociate_ptr(const void*, int) __KITE_OMP_NOTHROW;
 
 /* Tasks. */
 extern void omp_fulfill_event(omp_event_handle_t) __KITE_OMP_NOTHROW;
+
+/* Tools: a message to the tool, which answers it (OpenMP 5.2 §18.14).
+ * gcc's omp.h does not declare it and libgomp 12 does not export it; Kite
+ * does (version KITE_1.0). */
+extern int omp_control_tool(int, int, void*) __KITE_OMP_NOTHROW;
 
 /* Resource release. */
 extern int omp_pause_resource(omp_pause_resource_t, int) __KITE_OMP_NOTHROW;

@@ -132,13 +132,20 @@ void on_lock_destroy(ompt_mutex_t kind, const void* wait_id, const void* codeptr
   if (cb) cb(kind, as_wait_id(wait_id), codeptr_ra);
 }
 
-int control_tool(uint64_t command, uint64_t modifier, void* arg, const void* codeptr_ra) {
+int control_tool(Thread* me, uint64_t command, uint64_t modifier, void* arg,
+                 const void* codeptr_ra, void* enter_frame) {
   constexpr int kNoTool = -2;      // omp_control_tool_notool
   constexpr int kNoCallback = -1;  // omp_control_tool_nocallback
   if (!active()) return kNoTool;
   auto cb = callback<ompt_callback_control_tool_t>(ompt_callback_control_tool);
   if (!cb) return kNoCallback;
-  return cb(command, modifier, arg, codeptr_ra);
+  // The program is in the runtime for the call: a tool that unwinds from
+  // its callback finds where the application's frames begin.
+  Task* task = me ? me->task : nullptr;
+  if (task) set_enter_frame(task, enter_frame);
+  int answer = cb(command, modifier, arg, codeptr_ra);
+  if (task) clear_enter_frame(task);
+  return answer;
 }
 
 }  // namespace ompt

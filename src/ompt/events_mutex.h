@@ -59,8 +59,10 @@ inline void on_error(ompt_severity_t severity, const char* message, size_t lengt
 
 // omp_control_tool: the tool's answer, or omp_control_tool_notool (-2)
 // without a tool, omp_control_tool_nocallback (-1) when the tool did not
-// register the callback.
-int control_tool(uint64_t command, uint64_t modifier, void* arg, const void* codeptr_ra);
+// register the callback. The current task's enter frame is `enter_frame`
+// (the CFA of omp_control_tool) while the tool's callback runs.
+int control_tool(Thread* me, uint64_t command, uint64_t modifier, void* arg,
+                 const void* codeptr_ra, void* enter_frame);
 
 }  // namespace ompt
 }  // namespace kite
