@@ -188,7 +188,8 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
   engine = new Engine(inq);
   const char *tr = getenv("KITE_CHECK_TRACE");
   tracing = tr && *tr && strcmp(tr, "0") != 0;
-#define KITE_CHECK_REGISTER(event, fn) set_callback(event, (ompt_callback_t)(fn))
+#define KITE_CHECK_REGISTER(event, fn) \
+  engine->set_callback_answer(event, set_callback(event, (ompt_callback_t)(fn)))
   KITE_CHECK_REGISTER(ompt_callback_thread_begin, on_thread_begin);
   KITE_CHECK_REGISTER(ompt_callback_thread_end, on_thread_end);
   KITE_CHECK_REGISTER(ompt_callback_parallel_begin, on_parallel_begin);
