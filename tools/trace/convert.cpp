@@ -30,8 +30,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include "raw_format.h"
+#include "reader.h"
 #include "symbols.h"
-#include "trace_format.h"
 
 using namespace kite_trace;
 
@@ -43,72 +44,6 @@ bool progress;  // a line per thread on a terminal
 [[noreturn]] void die(const std::string &msg) {
   fprintf(stderr, "kite-trace-convert: %s\n", msg.c_str());
   exit(1);
-}
-
-// ---- reading ---------------------------------------------------------------
-
-// Reads a thread's file window by window: a window holds
-// window_bytes / sizeof(Record) records and ends with the few bytes that
-// do not make a whole record.
-class RecordReader {
- public:
-  RecordReader(const std::string &path, size_t window_bytes)
-      : f_(fopen(path.c_str(), "rbe")),
-        per_window_(window_bytes / sizeof(Record)),
-        pad_(window_bytes % sizeof(Record)) {}
-  ~RecordReader() {
-    if (f_) fclose(f_);
-  }
-  bool ok() const { return f_ != nullptr && per_window_ > 0; }
-  // The next record, or nullptr at the end (kind 0 or end of file).
-  const Record *next() {
-    if (pos_ == len_) {
-      if (!f_ || done_) return nullptr;
-      if (left_in_window_ == 0) {
-        if (started_ && pad_ && fseek(f_, long(pad_), SEEK_CUR) != 0) return nullptr;
-        started_ = true;
-        left_in_window_ = per_window_;
-      }
-      size_t want = std::min(buf_.size(), left_in_window_);
-      len_ = fread(buf_.data(), sizeof(Record), want, f_);
-      left_in_window_ -= len_;
-      pos_ = 0;
-      if (len_ == 0) return nullptr;
-    }
-    const Record *r = &buf_[pos_++];
-    if (r->kind == kEnd || r->kind >= kKindCount) {
-      done_ = true;
-      pos_ = len_ = 0;
-      return nullptr;
-    }
-    return r;
-  }
-
- private:
-  FILE *f_;
-  size_t per_window_, pad_;
-  size_t left_in_window_ = 0;
-  bool started_ = false;
-  std::vector<Record> buf_ = std::vector<Record>(16384);
-  size_t pos_ = 0, len_ = 0;
-  bool done_ = false;
-};
-
-std::map<std::string, std::string> read_meta(const std::string &path) {
-  std::map<std::string, std::string> m;
-  FILE *f = fopen(path.c_str(), "re");
-  if (!f) return m;
-  char line[8192];
-  while (fgets(line, sizeof line, f)) {
-    char *eq = strchr(line, '=');
-    if (!eq) continue;
-    *eq = 0;
-    std::string v(eq + 1);
-    while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
-    m[line] = v;  // later lines (the finalizer's) win
-  }
-  fclose(f);
-  return m;
 }
 
 // ---- names -----------------------------------------------------------------
@@ -388,9 +323,12 @@ void Process::scan() {
     if (n.compare(0, prefix.size(), prefix) != 0 || n.size() < 4 ||
         n.compare(n.size() - 4, 4, ".raw") != 0)
       continue;
+    char *end = nullptr;
+    unsigned long index = strtoul(n.c_str() + prefix.size(), &end, 10);
+    if (!end || strcmp(end, ".raw") != 0) continue;  // another stream (samples)
     ThreadFile tf;
     tf.path = raw_dir_ + "/" + n;
-    tf.index = uint32_t(strtoul(n.c_str() + prefix.size(), nullptr, 10));
+    tf.index = uint32_t(index);
     threads_.push_back(tf);
   }
   closedir(d);

@@ -33,216 +33,20 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "trace_format.h"
+#include "raw_format.h"
+#include "recorder.h"
 
 namespace kite_trace {
 namespace {
 
-struct ThreadBuf {
-  Record *cur = nullptr;
-  Record *end = nullptr;
-  Record *base = nullptr;
-  uint64_t window_index = 0;
-  uint64_t next_id = 1;
-  uint32_t index = 0;
-  int fd = -1;
-  bool broken = false;  // the file could not be grown: events are dropped
-};
+using kite_rec::new_id;
 
-char dir[4096];
-char stem[128];
-pid_t stem_pid;
-size_t window_bytes = 4u << 20;
 unsigned groups = kGroupDefault;
-std::atomic<uint32_t> thread_count{0};
-std::atomic<uint64_t> dropped{0};
-const char *runtime_name = "";
 bool active;
 
-thread_local ThreadBuf *self_buf;
-thread_local bool making_buf;
-
-void warn(const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "kite trace: %s\n", line);
-}
-
-inline uint64_t now_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
-}
-
-const char *rank_from_env() {
-  static const char *const names[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-                                      "MV2_COMM_WORLD_RANK", "SLURM_PROCID", "KITE_TRACE_RANK"};
-  for (const char *n : names) {
-    const char *v = getenv(n);
-    if (v && *v) return v;
-  }
-  return nullptr;
-}
-
-// Names this process's files: rank<R>.pid<P> under a launcher, pid<P> else.
-// A forked child gets its own stem (its pid) the first time it records.
-void make_stem() {
-  stem_pid = getpid();
-  const char *rank = rank_from_env();
-  if (rank)
-    snprintf(stem, sizeof stem, "rank%s.pid%d", rank, int(stem_pid));
-  else
-    snprintf(stem, sizeof stem, "pid%d", int(stem_pid));
-}
-
-bool copy_file(const char *from, const char *to) {
-  int in = open(from, O_RDONLY | O_CLOEXEC);
-  if (in < 0) return false;
-  char tmp[4608];
-  snprintf(tmp, sizeof tmp, "%s.tmp", to);
-  int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out < 0) {
-    close(in);
-    return false;
-  }
-  char chunk[8192];
-  ssize_t n;
-  bool ok = true;
-  while ((n = read(in, chunk, sizeof chunk)) > 0)
-    if (write(out, chunk, size_t(n)) != n) ok = false;
-  close(in);
-  close(out);
-  return ok && rename(tmp, to) == 0;
-}
-
-void write_maps() {
-  char path[4400];
-  snprintf(path, sizeof path, "%s/%s.maps", dir, stem);
-  if (!copy_file("/proc/self/maps", path)) warn("cannot write %s: %s", path, strerror(errno));
-}
-
-void append_meta(const char *fmt, ...) {
-  char path[4400];
-  snprintf(path, sizeof path, "%s/%s.meta", dir, stem);
-  FILE *f = fopen(path, "ae");
-  if (!f) {
-    warn("cannot write %s: %s", path, strerror(errno));
-    return;
-  }
-  va_list ap;
-  va_start(ap, fmt);
-  vfprintf(f, fmt, ap);
-  va_end(ap);
-  fclose(f);
-}
-
-void write_process_meta() {
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  exe[n > 0 ? n : 0] = 0;
-  timespec rt;
-  clock_gettime(CLOCK_REALTIME, &rt);
-  const char *rank = rank_from_env();
-  append_meta("format=%u\npid=%d\nrank=%s\nexe=%s\nruntime=%s\nevents=%u\nstart_ns=%llu\n"
-              "start_realtime_ns=%llu\nbuffer_bytes=%zu\n",
-              kVersion, int(getpid()), rank ? rank : "", exe, runtime_name, groups,
-              (unsigned long long)now_ns(),
-              (unsigned long long)(uint64_t(rt.tv_sec) * 1000000000u + uint64_t(rt.tv_nsec)),
-              window_bytes);
-  write_maps();
-}
-
-bool map_window(ThreadBuf *b) {
-  off_t offset = off_t(b->window_index * window_bytes);
-  if (ftruncate(b->fd, offset + off_t(window_bytes)) != 0) return false;
-  void *p = mmap(nullptr, window_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, offset);
-  if (p == MAP_FAILED) return false;
-  b->base = b->cur = static_cast<Record *>(p);
-  b->end = b->base + window_bytes / sizeof(Record);
-  return true;
-}
-
-ThreadBuf *make_buf() {
-  if (making_buf) return nullptr;
-  making_buf = true;
-  if (stem_pid != getpid()) {  // first event of a forked child
-    make_stem();
-    write_process_meta();
-  }
-  auto *b = static_cast<ThreadBuf *>(calloc(1, sizeof(ThreadBuf)));
-  ThreadBuf *result = nullptr;
-  if (b) {
-    b->index = thread_count.fetch_add(1, std::memory_order_relaxed);
-    b->next_id = 1;
-    char path[4400];
-    snprintf(path, sizeof path, "%s/%s.thread-%u.raw", dir, stem, b->index);
-    b->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (b->fd >= 0 && map_window(b)) {
-      Record *h = b->cur++;
-      h->time = now_ns();
-      h->kind = kHeader;
-      h->u32 = kMagic;
-      h->a = b->index;
-      h->b = uint64_t(syscall(SYS_gettid));
-      h->c = kVersion;
-      result = b;
-    } else {
-      warn("cannot record thread %u into %s: %s", b->index, path, strerror(errno));
-      if (b->fd >= 0) close(b->fd);
-      free(b);
-    }
-  }
-  self_buf = result;
-  making_buf = false;
-  return result;
-}
-
-// Out of line: the window is full. One munmap + ftruncate + mmap per
-// window, never per event.
-__attribute__((noinline)) Record *next_window(ThreadBuf *b) {
-  if (b->broken) return nullptr;
-  munmap(b->base, window_bytes);
-  b->base = b->cur = b->end = nullptr;
-  b->window_index++;
-  if (!map_window(b)) {
-    b->broken = true;
-    warn("thread %u: cannot grow its trace file (%s); later events of this thread are dropped",
-         b->index, strerror(errno));
-    return nullptr;
-  }
-  return b->cur++;
-}
-
-// A zeroed record with its time; the caller fills it and stores the kind
-// last (a window is fresh file space, all zeros).
-inline Record *slot() {
-  ThreadBuf *b = self_buf;
-  if (__builtin_expect(!b, 0)) {
-    b = make_buf();
-    if (!b) {
-      dropped.fetch_add(1, std::memory_order_relaxed);
-      return nullptr;
-    }
-  }
-  Record *r = b->cur;
-  if (__builtin_expect(r != b->end, 1))
-    b->cur = r + 1;
-  else if (!(r = next_window(b))) {
-    dropped.fetch_add(1, std::memory_order_relaxed);
-    return nullptr;
-  }
-  r->time = now_ns();
-  return r;
-}
-
-inline uint64_t new_id() {
-  ThreadBuf *b = self_buf;
-  if (!b && !(b = make_buf())) return 0;
-  return (uint64_t(b->index) << kIdThreadShift) | b->next_id++;
-}
+// A zeroed event record with its time; the caller fills it and stores the
+// kind last (recorder.h).
+inline Record *slot() { return kite_rec::slot(kite_rec::kEvents); }
 
 inline uint64_t idof(const ompt_data_t *d) { return d ? d->value : 0; }
 inline uint64_t ra(const void *p) { return reinterpret_cast<uint64_t>(p); }
@@ -261,7 +65,7 @@ inline uint64_t ra(const void *p) { return reinterpret_cast<uint64_t>(p); }
 
 void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
   KT_RECORD(kThreadBegin, r_->sub = uint8_t(type));
-  if (thread_data && self_buf) thread_data->value = self_buf->index;
+  if (thread_data) thread_data->value = uint64_t(kite_rec::thread_index());
 }
 void on_thread_end(ompt_data_t *) { KT_RECORD(kThreadEnd, (void)0); }
 
@@ -403,33 +207,9 @@ unsigned parse_groups(const char *s) {
         g |= e.bits;
         known = true;
       }
-    if (!known) warn("KITE_TRACE_EVENTS: unknown group '%s' ignored", t);
+    if (!known) kite_rec::warn("KITE_TRACE_EVENTS: unknown group '%s' ignored", t);
   }
   return g ? g : kGroupDefault;
-}
-
-size_t parse_size(const char *s) {
-  if (!s || !*s) return 4u << 20;
-  char *end = nullptr;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end && (*end == 'k' || *end == 'K')) v <<= 10, ++end;
-  else if (end && (*end == 'm' || *end == 'M')) v <<= 20, ++end;
-  long page = sysconf(_SC_PAGESIZE);
-  if (!end || *end || v < 64 * 1024 || v > (1ull << 30)) {
-    warn("KITE_TRACE_BUFFER=%s is not a size between 64K and 1024M; using 4M", s);
-    return 4u << 20;
-  }
-  return size_t(v) / size_t(page) * size_t(page);
-}
-
-// A forked child has only the forking thread, whose window is shared with
-// the parent's file: drop it; the child records into files of its own pid.
-void atfork_child() {
-  if (ThreadBuf *b = self_buf) {
-    munmap(b->base, window_bytes);
-    close(b->fd);
-    self_buf = nullptr;
-  }
 }
 
 int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
@@ -483,8 +263,8 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
   char real[4096];
   if (dladdr(reinterpret_cast<void *>(set_callback), &info) && info.dli_fname &&
       realpath(info.dli_fname, real))  // as the memory map names it
-    append_meta("runtime_module=%s\n", real);
-  pthread_atfork(nullptr, nullptr, atfork_child);
+    kite_rec::append_meta("runtime_module=%s\n", real);
+  kite_rec::append_meta("events=%u\n", groups);
   active = true;
   return 1;
 }
@@ -492,10 +272,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
 void finalize(ompt_data_t *) {
   if (!active) return;
   active = false;
-  if (stem_pid != getpid()) return;  // a forked child that never recorded
-  write_maps();  // libraries loaded since the start are in it now
-  append_meta("end_ns=%llu\nthreads=%u\ndropped=%llu\n", (unsigned long long)now_ns(),
-              thread_count.load(), (unsigned long long)dropped.load());
+  kite_rec::finish();
 }
 
 }  // namespace
@@ -506,20 +283,13 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt
   using namespace kite_trace;
   const char *d = getenv("KITE_TRACE_DIR");
   if (!d || !*d) {
-    warn("KITE_TRACE_DIR is not set; not recording (run the program with `kite trace`)");
+    fprintf(stderr, "kite trace: KITE_TRACE_DIR is not set; not recording (run the program "
+                    "with `kite trace`)\n");
     return nullptr;
   }
-  if (access(d, W_OK) != 0) {
-    warn("cannot write into KITE_TRACE_DIR=%s: %s; not recording", d, strerror(errno));
-    return nullptr;
-  }
-  snprintf(dir, sizeof dir, "%s", d);
   groups = parse_groups(getenv("KITE_TRACE_EVENTS"));
-  window_bytes = parse_size(getenv("KITE_TRACE_BUFFER"));
-  runtime_name = runtime_version ? runtime_version : "";
-  if (strchr(runtime_name, '\n')) runtime_name = "unknown";
-  make_stem();
-  write_process_meta();
+  size_t window = kite_rec::parse_size(getenv("KITE_TRACE_BUFFER"), "KITE_TRACE_BUFFER");
+  if (!kite_rec::start("kite trace", d, window, runtime_version)) return nullptr;
   static ompt_start_tool_result_t result = {initialize, finalize, {0}};
   return &result;
 }

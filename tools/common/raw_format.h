@@ -1,11 +1,15 @@
-// The raw trace that libkite-trace.so writes inside the program and
-// kite-trace-convert reads after it exits. One file per OpenMP thread
-// (<stem>.thread-<index>.raw), an array of fixed-size records in the order
-// the thread produced them; a record whose kind is 0 ends the file early
-// (the rest of a window the program never filled, e.g. after a crash).
+// The raw files Kite's tools write inside the program (recorder.h: the
+// events of libkite-trace.so, the samples of libkite-profile.so) and their
+// converters read after it exits. Per OpenMP thread and stream, one file
+// (<stem>.thread-<index>.raw for events, <stem>.thread-<index>.samples.raw
+// for samples): fixed-size records in the order the thread produced them,
+// written in windows of the meta's buffer_bytes (a window ends with the
+// bytes that do not make a whole record); a record whose kind is 0 ends the
+// file early (the rest of a window never filled, e.g. after a crash), kPad
+// records fill the end of a window a multi-record entry did not fit in.
 // <stem>.meta (text, key=value) and <stem>.maps (a copy of /proc/self/maps)
-// describe the process. The layout is this build's own: the converter of
-// the same build reads it, nothing else does.
+// describe the process. The layout is this build's own: the tools of the
+// same build read it, nothing else does.
 #pragma once
 
 #include <cstdint>
@@ -39,10 +43,15 @@ enum Kind : uint8_t {
   kReduction,         // as kSyncRegion
   kTarget,            // sub: endpoint, f16: ompt_target_t, u32: device, a: target id, b: task id
   kTargetDataOp,      // sub: endpoint, f16: optype, u32: device (dest), a: target id, d: bytes
+  kPad,               // nothing: the rest of the window is unused
+  kSample,            // a profile sample; see kite_profile's format
+  kCallPath,          // a call path captured at an event; payload of frames follows
   kKindCount
 };
 
 // 48 bytes. `c` is the construct's codeptr_ra wherever the callback has one.
+// A record may carry a payload: the next payload_records(n) records hold n
+// 8-byte words (frames), six per record.
 struct Record {
   uint64_t time;  // ns, CLOCK_MONOTONIC
   uint8_t kind;
@@ -55,6 +64,10 @@ struct Record {
   uint64_t d;
 };
 static_assert(sizeof(Record) == 48, "raw record layout");
+constexpr unsigned kWordsPerRecord = sizeof(Record) / sizeof(uint64_t);
+inline unsigned payload_records(unsigned words) {
+  return (words + kWordsPerRecord - 1) / kWordsPerRecord;
+}
 
 // Ids the tool stores in ompt_data_t: the thread index in the high bits,
 // a per-thread counter below, so no two threads ever share a counter.

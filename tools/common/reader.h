@@ -1,0 +1,96 @@
+// Reading the raw files of recorder.h back, after the program: records in
+// order with their payloads, and the meta file.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "raw_format.h"
+
+namespace kite_trace {
+
+// Reads a thread's file window by window: a window holds
+// window_bytes / sizeof(Record) records and ends with the few bytes that
+// do not make a whole record.
+class RecordReader {
+ public:
+  RecordReader(const std::string &path, size_t window_bytes)
+      : f_(fopen(path.c_str(), "rbe")),
+        per_window_(window_bytes / sizeof(Record)),
+        pad_(window_bytes % sizeof(Record)) {}
+  ~RecordReader() {
+    if (f_) fclose(f_);
+  }
+  bool ok() const { return f_ != nullptr && per_window_ > 0; }
+  // The next record, or nullptr at the end (kind 0 or end of file).
+  const Record *next() {
+    for (;;) {
+      if (pos_ == len_ && !refill()) return nullptr;
+      const Record *r = &buf_[pos_++];
+      if (r->kind == kPad) continue;
+      if (r->kind == kEnd || r->kind >= kKindCount) {
+        done_ = true;
+        pos_ = len_ = 0;
+        return nullptr;
+      }
+      return r;
+    }
+  }
+  // The n records after a record with a payload (raw_format.h), or nullptr.
+  const uint64_t *payload(unsigned words) {
+    payload_.clear();
+    for (unsigned k = payload_records(words); k > 0; --k) {
+      if (pos_ == len_ && !refill()) return nullptr;
+      const uint64_t *w = reinterpret_cast<const uint64_t *>(&buf_[pos_++]);
+      payload_.insert(payload_.end(), w, w + kWordsPerRecord);
+    }
+    return payload_.data();
+  }
+
+ private:
+  bool refill() {
+    if (!f_ || done_) return false;
+    if (left_in_window_ == 0) {
+      if (started_ && pad_ && fseek(f_, long(pad_), SEEK_CUR) != 0) return false;
+      started_ = true;
+      left_in_window_ = per_window_;
+    }
+    size_t want = std::min(buf_.size(), left_in_window_);
+    len_ = fread(buf_.data(), sizeof(Record), want, f_);
+    left_in_window_ -= len_;
+    pos_ = 0;
+    return len_ > 0;
+  }
+  std::vector<uint64_t> payload_;
+
+  FILE *f_;
+  size_t per_window_, pad_;
+  size_t left_in_window_ = 0;
+  bool started_ = false;
+  std::vector<Record> buf_ = std::vector<Record>(16384);
+  size_t pos_ = 0, len_ = 0;
+  bool done_ = false;
+};
+
+inline std::map<std::string, std::string> read_meta(const std::string &path) {
+  std::map<std::string, std::string> m;
+  FILE *f = fopen(path.c_str(), "re");
+  if (!f) return m;
+  char line[8192];
+  while (fgets(line, sizeof line, f)) {
+    char *eq = strchr(line, '=');
+    if (!eq) continue;
+    *eq = 0;
+    std::string v(eq + 1);
+    while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
+    m[line] = v;  // later lines (the finalizer's) win
+  }
+  fclose(f);
+  return m;
+}
+
+}  // namespace kite_trace

@@ -1,0 +1,75 @@
+// The recording layer of Kite's in-process tools (libkite-trace.so,
+// libkite-profile.so): per-thread, per-stream files of fixed-size records
+// (raw_format.h), written through a window of the file mapped MAP_SHARED.
+// Recording is a few plain stores: no lock, no allocation, no system call
+// (one munmap + ftruncate + mmap per full window). Memory per thread and
+// stream stays at one window. What a thread stored is in the page cache at
+// once, so a crash, _exit or abort loses nothing already recorded.
+//
+// A thread's streams are created by prepare_thread() (or, for the event
+// stream, by its first record); a signal handler records only into a
+// stream that exists (slots() returns nullptr otherwise) and only into a
+// stream no callback of the same thread writes (the samples stream), so a
+// record is never interrupted by another into the same window.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+
+#include "raw_format.h"
+
+namespace kite_rec {
+
+using kite_trace::Record;
+
+enum Stream { kEvents = 0, kSamples = 1, kStreamCount };
+
+// Starts recording into dir: names this process's files (rank<R>.pid<P>
+// under an MPI launcher, pid<P> otherwise), writes <stem>.meta with the
+// process's facts and <stem>.maps. tool: the prefix of warnings.
+// Returns false (and says why on stderr) when dir cannot be written.
+bool start(const char *tool, const char *dir, size_t window_bytes, const char *runtime);
+
+// Adds key=value lines to the meta file (printf format).
+void append_meta(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// At the tool's finalizer: the memory map again (libraries loaded since
+// the start), end time, thread count, records dropped.
+void finish();
+
+// One warning line on stderr, prefixed with the tool's name.
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// Window size from a KITE_*_BUFFER value (bytes, K or M suffix); a bad value
+// gets a warning naming `what` and the default (4 MiB).
+size_t parse_size(const char *value, const char *what);
+
+inline uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
+// Creates the calling thread's files for every stream (not from a signal
+// handler). Returns its thread index, or -1 if it could not record.
+int prepare_thread();
+
+// The calling thread's index (its files' number), -1 before its first record.
+int thread_index();
+
+// n >= 1 consecutive records of the stream, all zero but the first's time,
+// or nullptr (no stream, or the file cannot grow). The caller stores the
+// first record's kind last (__atomic_store_n release): a record the reader
+// sees with a kind is whole. The event stream is created on demand.
+Record *slots(Stream stream, unsigned n);
+inline Record *slot(Stream stream) { return slots(stream, 1); }
+
+// A process-unique id: the thread index in the high bits, a per-thread
+// counter below (raw_format.h kIdThreadShift). 0 if the thread cannot record.
+uint64_t new_id();
+
+// Records dropped so far (no stream, or a file that could not grow).
+uint64_t dropped();
+
+}  // namespace kite_rec
