@@ -149,6 +149,17 @@ bool lock_test(LockWord* w, const void* codeptr_ra) {
 }
 
 // --- nest locks --------------------------------------------------------------
+// A nest lock is owned by a task (5.2 §18.9: omp_set_nest_lock makes the
+// encountering task the owner), not by a thread: two tasks that run on one
+// thread (one suspended at a scheduling point, or an undeferred child, or
+// the implicit task of a nested region) must not both hold it. The word
+// names the owning thread, as for every lock, so the first level costs what
+// a simple lock costs; which of the thread's tasks owns it is kept in the
+// thread's record (Thread::nest_*), a short list of the nest locks the
+// thread's tasks hold, written and read only by that thread with plain
+// stores. A task never runs on two threads (Kite does not migrate a
+// started task), so that list answers for the thread's tasks alone.
+//
 // Only the owner reads or writes depth, and only while it holds the word, so
 // depth needs no atomics; the acquire/release on the word orders it.
 //
@@ -159,13 +170,56 @@ bool lock_test(LockWord* w, const void* codeptr_ra) {
 
 namespace {
 
-inline bool owns(NestLock* l, uint32_t me) {
-  return (l->word.load(std::memory_order_relaxed) & kLockOwnerMask) == me;
+inline NestHeld* nest_entries(Thread* t) { return t->nest_more ? t->nest_more : t->nest_inline; }
+
+// The task of `t` that holds `l`, or null (no task of this thread does).
+inline const Task* nest_owner(Thread* t, const NestLock* l) {
+  NestHeld* e = nest_entries(t);
+  for (int i = t->nest_count - 1; i >= 0; --i)
+    if (e[i].lock == l) return e[i].owner;
+  return nullptr;
 }
 
-KITE_NOINLINE void nest_lock_set_observed(NestLock* l, uint32_t me, const void* ra) {
-  Thread* t = self();
-  if (owns(l, me)) {
+KITE_NOINLINE void nest_held_grow(Thread* t) {
+  const int cap = t->nest_more ? t->nest_cap : kNestHeldInline;
+  NestHeld* more = static_cast<NestHeld*>(xmalloc(sizeof(NestHeld) * size_t(cap) * 2));
+  NestHeld* old = nest_entries(t);
+  for (int i = 0; i < t->nest_count; ++i) more[i] = old[i];
+  if (t->nest_more) xfree(t->nest_more);
+  t->nest_more = more;
+  t->nest_cap = cap * 2;
+}
+
+inline void nest_held_add(Thread* t, const NestLock* l) {
+  const int cap = t->nest_more ? t->nest_cap : kNestHeldInline;
+  if (KITE_UNLIKELY(t->nest_count == cap)) nest_held_grow(t);
+  nest_entries(t)[t->nest_count++] = NestHeld{l, t->task};
+}
+
+inline void nest_held_remove(Thread* t, const NestLock* l) {
+  NestHeld* e = nest_entries(t);
+  for (int i = t->nest_count - 1; i >= 0; --i)
+    if (e[i].lock == l) {
+      e[i] = e[--t->nest_count];
+      return;
+    }
+}
+
+inline bool held_by_thread(const NestLock* l, uint32_t id) {
+  return (l->word.load(std::memory_order_relaxed) & kLockOwnerMask) == id;
+}
+
+// Another task of this thread holds the lock: that task cannot go on until
+// the calling task completes (Kite runs a task to its end on the thread
+// that started it), so waiting would never end.
+[[noreturn]] void nest_lock_task_deadlock() {
+  fatal("omp_set_nest_lock: the nest lock is held by another task on this thread, which "
+        "cannot resume before this task completes (deadlock; a nest lock is owned by a task)");
+}
+
+KITE_NOINLINE void nest_lock_set_observed(NestLock* l, Thread* t, uint32_t me, const void* ra) {
+  if (held_by_thread(l, me)) {
+    if (nest_owner(t, l) != t->task) nest_lock_task_deadlock();
     ompt::on_mutex_acquire(t, ompt_mutex_nest_lock, ompt::lock_hint(l), l, 0, ra);
     ++l->depth;
     ompt::on_nest_lock(t, ompt_scope_begin, l, ra);
@@ -174,19 +228,21 @@ KITE_NOINLINE void nest_lock_set_observed(NestLock* l, uint32_t me, const void* 
   ompt::on_mutex_acquire(t, ompt_mutex_nest_lock, ompt::lock_hint(l), l, ompt_state_wait_lock, ra);
   lock_acquire(&l->word, me, "omp_set_nest_lock");
   l->depth = 1;
+  nest_held_add(t, l);
   ompt::on_mutex_acquired(t, ompt_mutex_nest_lock, l, ra);
 }
 
-KITE_NOINLINE int nest_lock_test_observed(NestLock* l, uint32_t me, const void* ra) {
-  Thread* t = self();
+KITE_NOINLINE int nest_lock_test_observed(NestLock* l, Thread* t, uint32_t me, const void* ra) {
   ompt::on_mutex_acquire(t, ompt_mutex_test_nest_lock, ompt::lock_hint(l), l, 0, ra);
-  if (owns(l, me)) {
+  if (held_by_thread(l, me)) {
+    if (nest_owner(t, l) != t->task) return 0;
     int depth = static_cast<int>(++l->depth);
     ompt::on_nest_lock(t, ompt_scope_begin, l, ra);
     return depth;
   }
   if (!lock_try_acquire(&l->word, me)) return 0;
   l->depth = 1;
+  nest_held_add(t, l);
   ompt::on_mutex_acquired(t, ompt_mutex_test_nest_lock, l, ra);
   return 1;
 }
@@ -210,37 +266,47 @@ void nest_lock_destroy(NestLock* l, const void* codeptr_ra) {
 }
 
 void nest_lock_set(NestLock* l, const void* codeptr_ra) {
-  const uint32_t me = lock_owner_id();
-  if (ompt::active()) return nest_lock_set_observed(l, me, codeptr_ra);
-  if (owns(l, me)) {
+  Thread* t = self();
+  const uint32_t me = lock_owner_id(t);
+  if (ompt::active()) return nest_lock_set_observed(l, t, me, codeptr_ra);
+  if (held_by_thread(l, me)) {
+    if (KITE_UNLIKELY(nest_owner(t, l) != t->task)) nest_lock_task_deadlock();
     ++l->depth;
     return;
   }
   lock_acquire(&l->word, me, "omp_set_nest_lock");
   l->depth = 1;
+  nest_held_add(t, l);
 }
 
 void nest_lock_unset(NestLock* l, const void* codeptr_ra) {
-  const uint32_t me = lock_owner_id();
-  if (!owns(l, me)) {
-    KITE_LOCK_MISUSE("omp_unset_nest_lock: nest lock is not held by the calling thread; "
+  Thread* t = self();
+  const uint32_t me = lock_owner_id(t);
+  if (!held_by_thread(l, me) || nest_owner(t, l) != t->task) {
+    KITE_LOCK_MISUSE("omp_unset_nest_lock: nest lock is not held by the calling task; "
                      "left unchanged");
     return;
   }
   if (--l->depth == 0) {
+    nest_held_remove(t, l);
     lock_release(&l->word, me, "omp_unset_nest_lock");
     if (ompt::active()) ompt::on_mutex_released(ompt_mutex_nest_lock, l, codeptr_ra);
   } else if (ompt::active()) {
-    ompt::on_nest_lock(self(), ompt_scope_end, l, codeptr_ra);
+    ompt::on_nest_lock(t, ompt_scope_end, l, codeptr_ra);
   }
 }
 
 int nest_lock_test(NestLock* l, const void* codeptr_ra) {
-  const uint32_t me = lock_owner_id();
-  if (ompt::active()) return nest_lock_test_observed(l, me, codeptr_ra);
-  if (owns(l, me)) return static_cast<int>(++l->depth);
+  Thread* t = self();
+  const uint32_t me = lock_owner_id(t);
+  if (ompt::active()) return nest_lock_test_observed(l, t, me, codeptr_ra);
+  if (held_by_thread(l, me)) {
+    if (KITE_UNLIKELY(nest_owner(t, l) != t->task)) return 0;
+    return static_cast<int>(++l->depth);
+  }
   if (!lock_try_acquire(&l->word, me)) return 0;
   l->depth = 1;
+  nest_held_add(t, l);
   return 1;
 }
 

@@ -23,7 +23,8 @@ constexpr uint32_t kLockWaiters = 0x80000000u;  // a thread may sleep on the wor
 constexpr uint32_t kLockOwnerMask = ~kLockWaiters;
 
 // A nest lock: the lock word plus the nesting depth, touched only by the
-// owner while it holds the word.
+// owner while it holds the word. The owner is a task; the word names its
+// thread, and the thread's record which of its tasks it is (lock.cpp).
 struct NestLock {
   LockWord word;
   uint32_t depth;
@@ -31,11 +32,13 @@ struct NestLock {
 static_assert(sizeof(NestLock) == 8, "nest lock must fit clang's pointer-sized omp_nest_lock_t");
 static_assert(sizeof(LockWord) == 4, "simple lock must fit gcc's 4-byte omp_lock_t");
 
-// Id stored in a held lock word: the calling thread's gtid + 1. Ownership is
-// per thread: tied tasks never migrate, so a task's thread names it.
-inline uint32_t lock_owner_id() {
-  return static_cast<uint32_t>(self()->gtid + 1) & kLockOwnerMask;
+// Id stored in a held lock word: the calling thread's gtid + 1. A started
+// task never migrates, so a task's thread names it; a nest lock also
+// records which of the thread's tasks owns it (lock.cpp).
+inline uint32_t lock_owner_id(const Thread* t) {
+  return static_cast<uint32_t>(t->gtid + 1) & kLockOwnerMask;
 }
+inline uint32_t lock_owner_id() { return lock_owner_id(self()); }
 
 // Slow paths (lock.cpp): spin briefly, then sleep on the word.
 void lock_acquire_contended(LockWord* w, uint32_t me, const char* what);

@@ -60,6 +60,7 @@ Thread* new_thread_record(bool worker) {
   if (t) {
     gtid = t->gtid;
     cache = t->task_cache;
+    if (t->nest_more) xfree(t->nest_more);
   } else {
     t = static_cast<Thread*>(xaligned_alloc(kCacheLine, sizeof(Thread)));
     gtid = g_next_gtid.fetch_add(1, std::memory_order_relaxed);

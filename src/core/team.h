@@ -80,6 +80,13 @@ struct Team {
   ompt::TeamState ompt;  // tool data of the parallel region (src/ompt/state.h)
 };
 
+// A nest lock one of a thread's tasks holds, and that task (lock.cpp).
+struct NestHeld {
+  const void* lock;
+  const Task* owner;
+};
+constexpr int kNestHeldInline = 4;
+
 // Per-thread record, reachable from initial-exec TLS (see self()).
 struct alignas(kCacheLine) Thread {
   Team* team;       // current team (null for an initial thread outside regions)
@@ -110,6 +117,12 @@ struct alignas(kCacheLine) Thread {
   // Host teams construct: the league this thread's initial task belongs to.
   int league_num, league_size;
   TaskCache* task_cache;  // free lists for task descriptors (task.cpp)
+  // Nest locks held by this thread's tasks: a nest lock is owned by a task,
+  // and its word names only the thread (lock.cpp). nest_more: null, or the
+  // heap array that replaced nest_inline when it filled up.
+  int nest_count, nest_cap;
+  NestHeld* nest_more;
+  NestHeld nest_inline[kNestHeldInline];
   ompt::ThreadState ompt;  // tool data and state (src/ompt/state.h)
 };
 
