@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -181,6 +182,10 @@ void worker_loop(Thread* me) {
     if (KITE_UNLIKELY(team == nullptr)) break;  // end_idle_workers()
     int tid = me->next_tid;
     run_implicit_task(me, team, tid);
+    // A child process forked by this worker inside the region: its thread
+    // became an initial thread (atfork_child) with no program of its own
+    // to go back to, so leaving the region ends the child.
+    if (KITE_UNLIKELY(tls_self != me)) exit(0);
     ompt::on_region_barrier_begin(me, team);
     team_barrier(me);
     ompt::on_region_barrier_end(me, team);
@@ -215,6 +220,12 @@ void thread_exit_cleanup(void* arg) {
   pthread_mutex_unlock(&g_pool_lock);
 }
 
+// A child forked inside a parallel region (fork_pending): the gtid and the
+// contention group's initial ICVs its thread starts over with.
+bool g_fork_pending = false;
+int g_fork_gtid;
+TaskIcvs g_fork_icv;
+
 void atfork_child() {
   // Only the forking thread exists in the child: forget every other thread.
   g_pool_head = nullptr;
@@ -223,6 +234,22 @@ void atfork_child() {
   g_live_workers.store(0);
   spin_config_for_threads(1);
   Thread* me = tls_self;
+  if (me && (me->team != nullptr || me->is_worker)) {
+    // Forked inside a region (as its primary or as a worker): the team is
+    // gone, so the thread starts over as an initial thread outside any
+    // region, as in a fresh runtime. Its next OpenMP call makes a new
+    // record (self_slow) with the same gtid and the initial task's ICVs of
+    // its contention group; the old record, still named by the frames of
+    // the region on this thread's stack, is left alone: parallel() and the
+    // worker loop see tls_self changed when the outlined function returns.
+    g_fork_pending = true;
+    g_fork_gtid = me->gtid;
+    g_fork_icv = (me->cg_root ? me->cg_root : me)->initial_task.icv;
+    tls_self = nullptr;
+    pthread_setspecific(g_thread_key, nullptr);
+    g_live_roots.store(0);
+    return;
+  }
   g_live_roots.store(me ? 1 : 0);
   if (me) {
     me->hot_team = nullptr;
@@ -253,6 +280,12 @@ Thread* self_slow() {
   runtime_init();
   Thread* t = new_thread_record(false);
   t->initial_task.icv = g_icv.initial;
+  if (KITE_UNLIKELY(g_fork_pending)) {
+    // The thread of a child forked inside a region (atfork_child).
+    g_fork_pending = false;
+    t->gtid = g_fork_gtid;
+    t->initial_task.icv = g_fork_icv;
+  }
   t->initial_task.kind = kTaskInitial;
   t->task = &t->initial_task;
   t->cg_root = t;
@@ -433,6 +466,9 @@ void parallel_start(const ForkSpec& spec, void (*fn)(void*), void* data) {
 void parallel_end() {
   Thread* me = self();
   Team* team = me->team;
+  // GOMP_parallel_end in a child forked inside the region: the region is
+  // gone with the other threads (atfork_child).
+  if (KITE_UNLIKELY(team == nullptr)) return;
   int n = team->nthreads;
   // The program's call of the outlined function (split form) has returned.
   if (ompt::active()) ompt::clear_exit_frame(me->task);
@@ -470,7 +506,11 @@ void parallel_end() {
 
 void parallel(const ForkSpec& spec, void (*fn)(void*), void* data) {
   start_region(spec, fn, data, true);
-  ompt::run_outlined(fn, data, tls_self->task);
+  Thread* me = tls_self;
+  ompt::run_outlined(fn, data, me->task);
+  // The body forked and this is the child: its thread is an initial
+  // thread outside any region now (atfork_child); the program goes on.
+  if (KITE_UNLIKELY(tls_self != me)) return;
   parallel_end();
 }
 
