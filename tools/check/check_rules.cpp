@@ -249,7 +249,14 @@ void Engine::implicit_task(ThreadState &t, ompt_scope_endpoint_t endpoint,
   }
   ImplicitRec top = t.implicits.back();
   t.implicits.pop_back();
-  // 5.2 lets the end event pass NULL parallel_data; when given it must match.
+  // 5.1 and 5.2: "For the implicit-task-end and the initial-task-end
+  // events, this argument is NULL" (5.0 passed the region; tools written
+  // for it may still read it, see docs/ompt.md).
+  if (parallel_data)
+    violation(t, "implicit_task.end-parallel-data", "implicit_task",
+              "%s end with parallel_data=%p (id %llu), not NULL index=%u",
+              (flags & ompt_task_initial) ? "initial-task" : "implicit-task",
+              (void *)parallel_data, (unsigned long long)parallel_data->value, index);
   if (task_id(task_data) != top.task_id ||
       (parallel_data && parallel_data != top.parallel_data))
     violation(t, "implicit_task.pairing", "implicit_task",

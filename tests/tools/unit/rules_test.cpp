@@ -263,6 +263,18 @@ int main() {
     EXPECT(bad, "inquiry.initial-task-parallel-data", 1);
     initial_pd = nullptr;
   }
+  {  // implicit-task end and initial-task end: parallel_data NULL (5.1+).
+    Engine e;
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, par{}, impl{}, init{};
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.implicit_task(t, ompt_scope_begin, &par, &init, 1, 1, ompt_task_initial);
+    e.implicit_task(t, ompt_scope_begin, &par, &impl, 1, 0, ompt_task_implicit);
+    e.implicit_task(t, ompt_scope_end, &par, &impl, 0, 0, ompt_task_implicit);
+    e.implicit_task(t, ompt_scope_end, &par, &init, 0, 1, ompt_task_initial);
+    EXPECT(e, "implicit_task.end-parallel-data", 2);
+    EXPECT(e, nullptr, 2);
+  }
   {  // The implicit barrier that ends a region: its ends carry no parallel_data.
     Engine e;
     ThreadState &t = *e.new_thread();
