@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages Kite needs (only those missing), unpacks the
-# omp.h of the newer clangs the tests are also built with, then configures
-# and builds Kite in $KITE_BUILD_DIR (default: build).
+# omp.h of the newer clangs the tests are also built with and LLVM's OMPD
+# gdb plugin, then configures and builds Kite in $KITE_BUILD_DIR (default:
+# build).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${KITE_BUILD_DIR:-$here/build}
@@ -23,7 +24,7 @@ missing_of() {
   echo "$out"
 }
 
-packages="cmake ninja-build g++ gcc gfortran clang-14 pkg-config libhwloc-dev python3 libomp-14-dev binutils libotf2-trace-dev otf2-tools libdw-dev"
+packages="cmake ninja-build g++ gcc gfortran clang-14 pkg-config libhwloc-dev python3 libomp-14-dev binutils libotf2-trace-dev otf2-tools libdw-dev libunwind-dev chromium"
 missing=$(missing_of $packages)
 if [ -n "$missing" ]; then
   echo "setup: installing Debian packages:$missing"
@@ -78,6 +79,47 @@ for v in $extra_versions; do
   fi
   rm -rf "$stage"
 done
+
+# gdb and LLVM's OMPD gdb plugin, for debugging on Kite (docs/ompd.md) and
+# the ompd tests. The plugin ships in libomp-22-dev, which conflicts with
+# the installed libomp-14-dev: the package is unpacked, not installed, and
+# only the plugin is kept (.deps/llvm-22/share/gdb/python/ompd). Optional:
+# without them the ompd tests are skipped.
+missing=$(missing_of gdb)
+if [ -n "$missing" ]; then
+  echo "setup: installing Debian packages:$missing"
+  { apt_update && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing; } ||
+    echo "setup: warning: could not install gdb; the ompd tests are skipped" >&2
+fi
+plugin="$here/.deps/llvm-22/share/gdb/python/ompd"
+if [ ! -f "$plugin/__init__.py" ]; then
+  stage="$here/.deps/stage-ompd"
+  rm -rf "$stage"
+  mkdir -p "$stage"
+  got=no
+  for attempt in cached updated; do
+    if [ "$attempt" = updated ]; then
+      apt_update || break
+    fi
+    if (cd "$stage" && apt-get download -qq libomp-22-dev 2>/dev/null); then
+      got=yes
+      break
+    fi
+  done
+  found=""
+  if [ "$got" = yes ] && dpkg -x "$stage"/libomp-22-dev_*.deb "$stage/root"; then
+    found=$(find "$stage/root" -name __init__.py -path "*/gdb/python/ompd/*" | head -n 1)
+  fi
+  if [ -n "$found" ]; then
+    rm -rf "$plugin"
+    mkdir -p "$(dirname "$plugin")"
+    cp -R "$(dirname "$found")" "$plugin"
+    echo "setup: LLVM's OMPD gdb plugin in $plugin"
+  else
+    echo "setup: warning: could not get libomp-22-dev's OMPD gdb plugin; the ompd tests are skipped" >&2
+  fi
+  rm -rf "$stage"
+fi
 
 cmake -S "$here" -B "$build" -G Ninja ${KITE_CMAKE_ARGS:-}
 ninja -C "$build"

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Known-answer tests of `kite profile`: runs a program whose waiting is
+known by construction (see the comment at the top of each program), reads
+the JSON report back and checks that the blame of the expected kind comes
+out within the stated tolerance of the thread time, on the expected source
+line (a @mark in the program's source). Optionally loads the HTML report in
+headless Chromium and checks it drew what the JSON says.
+
+  check_profile.py --kite KITE --program EXE --source SRC --runtime kite|libomp
+                   --kind KIND --mark MARK --share S [--tolerance T]
+                   [--imbalance-mark MARK] [--html] WORKDIR
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok: " if cond else "FAIL: ") + what)
+    if not cond:
+        failures.append(what)
+    return cond
+
+
+def marks(source):
+    found = {}
+    with open(source) as f:
+        for n, line in enumerate(f, 1):
+            for m in re.finditer(r"/\* @(\w+) \*/", line):
+                found[m.group(1)] = n
+    return found
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kite", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--runtime", default="kite")
+    ap.add_argument("--kind", required=True)
+    ap.add_argument("--mark", required=True)
+    ap.add_argument("--share", type=float, required=True)
+    ap.add_argument("--tolerance", type=float, default=0.15)
+    ap.add_argument("--imbalance-mark")
+    ap.add_argument("--html", action="store_true")
+    ap.add_argument("workdir")
+    a = ap.parse_args()
+
+    shutil.rmtree(a.workdir, ignore_errors=True)
+    os.makedirs(a.workdir)
+    out = os.path.join(a.workdir, "p")
+    r = subprocess.run([sys.executable, a.kite, "profile", "--runtime", a.runtime, "-o", out,
+                        "--", a.program], capture_output=True, text=True)
+    print(r.stdout)
+    print(r.stderr)
+    check(r.returncode == 0, "kite profile exits with the program's status 0 (%d)" % r.returncode)
+    p = json.load(open(os.path.join(out, "profile.json")))
+    want = "kite " if a.runtime == "kite" else "LLVM OMP"
+    if not check(p["runtime"].startswith(want), "ran on %s (%s)" % (want, p["runtime"])):
+        return
+    check(p["version"] == 1 and p["threads"] == 2 and p["samples"] > 100,
+          "a version-1 profile of 2 threads with samples (%d)" % p["samples"])
+    m = marks(a.source)
+    line = m[a.mark]
+    base = os.path.basename(a.source)
+    total = p["thread_s"]
+    got = p["blame_by_kind"].get(a.kind, 0.0)
+    share = got / total if total else 0
+    check(abs(share - a.share) <= a.tolerance,
+          "%s blame is %.1f %% of thread time (expected %.0f %% +- %.0f)"
+          % (a.kind, 100 * share, 100 * a.share, 100 * a.tolerance))
+    mine = [b for b in p["blame"] if b["kind"] == a.kind]
+    at_line = sum(b["seconds"] for b in mine
+                  if os.path.basename(b["file"]) == base and b["line"] == line)
+    check(got > 0 and at_line >= 0.8 * got,
+          "%.0f %% of the %s blame lands on %s:%d (@%s)"
+          % (100 * at_line / got if got else 0, a.kind, base, line, a.mark))
+    lines = [l for l in p["lines"] if os.path.basename(l["file"]) == base and l["line"] == line]
+    check(lines and lines[0]["blame_s"] > 0, "the line table shows the blame on that line")
+    if a.imbalance_mark:
+        # gcc -O1 puts the region's GOMP_parallel call on the enclosing
+        # loop's line, a line or two above the pragma.
+        rl = m[a.imbalance_mark]
+        regs = [g for g in p["regions"] if os.path.basename(g["file"]) == base
+                and rl - 3 <= g["line"] <= rl + 1]
+        check(len(regs) == 1, "the region at @%s (or the statement enclosing it) is in the table (%s)"
+              % (a.imbalance_mark, [(g["file"], g["line"]) for g in p["regions"]]))
+        if regs:
+            g = regs[0]
+            imb = g["imbalance_s"] / total if total else 0
+            check(abs(imb - a.share) <= a.tolerance,
+                  "its imbalance is %.1f %% of thread time (expected %.0f %% +- %.0f)"
+                  % (100 * imb, 100 * a.share, 100 * a.tolerance))
+            check(g["calls"] == 40 and abs(g["potential_gain_s"] - g["imbalance_s"] / 2) < 1e-6,
+                  "40 calls, potential gain = imbalance / threads")
+    # The tree: worker code under the call path that created the region.
+    def find(node, fn, path):
+        if node["function"] == fn:
+            return path + [node["function"]]
+        for c in node["children"]:
+            f = find(c, fn, path + [node["function"]])
+            if f:
+                return f
+        return None
+    outlined = find(p["tree"], "main._omp_fn.0", []) or find(p["tree"], ".omp_outlined.", [])
+    if a.runtime == "kite" and outlined:
+        check("main" in outlined[:-1], "the region's code sits under main in the call tree (%s)"
+              % " > ".join(outlined))
+    if a.html:
+        html = os.path.join(out, "profile.html")
+        browser = chromium()
+        if not check(browser is not None, "chromium is installed (scripts/setup.sh installs it)"):
+            return
+        d = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--user-data-dir=" + os.path.join(a.workdir, "chromium"),
+                            "--dump-dom", "file://" + os.path.abspath(html)],
+                           capture_output=True, text=True, timeout=120)
+        body = re.search(r"<body([^>]*)>", d.stdout)
+        attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1))) if body else {}
+        check(attrs.get("status") == "ok", "the page loads without script errors (%s)"
+              % attrs.get("status"))
+        check(attrs.get("regions") == str(len(p["regions"])), "one table row per region")
+        check(attrs.get("thread-rows") == str(len(p["timeline"]["threads"])), "one row per thread")
+        check(int(attrs.get("flame-nodes", "0")) >= 3, "the flame graph is drawn (%s boxes)"
+              % attrs.get("flame-nodes"))
+        rows = d.stdout.count("<tr>")
+        check(rows >= 1 + len(p["regions"]), "tables have rows (%d)" % rows)
+
+
+if __name__ == "__main__":
+    main()
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        sys.exit(1)
+    print("all checks passed")

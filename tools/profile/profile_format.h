@@ -1,0 +1,30 @@
+// What libkite-profile.so records (raw_format.h records, recorder.h files).
+//
+// Samples stream (<stem>.thread-<i>.samples.raw), kSample:
+//   f16 ompt_state_t, a wait id, b parallel id (0 for the initial task),
+//   c explicit task id (0 for an implicit or initial task),
+//   d weight in periods (1 + timer overruns: samples a descheduled thread
+//   missed), sub kSample* flags, u32 frame words; payload: user frames,
+//   innermost first, a 0 where runtime frames were cut out. The part
+//   before the first 0 is what the current task runs itself.
+// Events stream (<stem>.thread-<i>.raw):
+//   kCallPath at parallel_begin: a parallel id, b the encountering task's
+//     parallel id (0 when it is an initial task), c codeptr_ra, d requested
+//     threads, u32 words and payload as above (return addresses only);
+//   kParallelEnd (a, c), kImplicitTask (sub endpoint, a parallel, b task,
+//     u32 team size, d index), kTaskCreate (a task, u32 flags, c codeptr_ra,
+//     d the creator's parallel id), kMutexAcquired / kMutexReleased (f16
+//     kind, a wait id, c codeptr_ra), kThreadBegin (sub type), kThreadEnd.
+#pragma once
+
+namespace kite_profile {
+
+constexpr unsigned kMaxFrames = 64;
+
+enum SampleFlags : unsigned char {
+  kSampleFirstIsPc = 1,       // words[0] is the interrupted pc, not a return address
+  kSampleLeafInRuntime = 2,   // the thread was inside the runtime (waiting, scheduling)
+  kSampleInitialTask = 4,     // the current task is an initial task
+};
+
+}  // namespace kite_profile
