@@ -24,6 +24,7 @@
 
 #include "core/places.h"
 #include "ompt/callbacks.h"
+#include "ompd/runtime/debug.h"
 
 extern "C" int omp_get_initial_device(void);
 
@@ -201,6 +202,16 @@ void activate_once() {
   int expected = 0;
   if (g_once.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
     activate();
+    // OMP_DEBUG=enabled (OpenMP 5.2 §21.4.1, debug-var): the runtime keeps
+    // what an OMPD library reads (thread states, wait ids, frames, the
+    // thread list) and calls the breakpoint functions, tool or no tool. The
+    // emitters then run their slow halves, which call only registered
+    // callbacks: none, without a tool.
+    if (ompd::debug_from_environment()) {
+      ompd::g_debugging = 1;
+      g_active.store(true, std::memory_order_release);
+    }
+    if (g_active.load(std::memory_order_relaxed)) ompd::tracking_started();
     g_once.store(2, std::memory_order_release);
     return;
   }
@@ -211,7 +222,7 @@ void activate_once() {
 }
 
 void finalize_tool() {
-  if (!g_active.load(std::memory_order_acquire)) return;
+  if (!g_active.load(std::memory_order_acquire) || !g_tool) return;
   if (g_finalized.exchange(true)) return;
   // Threads end before the tool does: idle workers report thread_end, then
   // the calling initial thread its initial task and itself.
@@ -219,7 +230,8 @@ void finalize_tool() {
   Thread* me = tls_self;
   if (me && !me->is_worker && me->team == nullptr && me->task == &me->initial_task)
     on_initial_thread_end(me);
-  g_active.store(false, std::memory_order_release);
+  // Under OMP_DEBUG the bookkeeping goes on for the debugger.
+  g_active.store(ompd::g_debugging != 0, std::memory_order_release);
   clear_callbacks();
   if (g_tool->finalize) g_tool->finalize(&g_tool->tool_data);
 }

@@ -10,6 +10,7 @@
 #include "ompt/callbacks.h"
 #include "ompt/events_task.h"
 #include "ompt/events_ws.h"
+#include "ompd/runtime/debug.h"
 
 namespace kite {
 namespace ompt {
@@ -43,6 +44,7 @@ ompt_data_t* region_outside_teams(Thread* me, Task* t) {
 
 void on_thread_begin_slow(Thread* t, ompt_thread_t kind) {
   set_state(t, kind == ompt_thread_worker ? ompt_state_idle : ompt_state_work_serial);
+  ompd::thread_begins(t);
   auto cb = callback<ompt_callback_thread_begin_t>(ompt_callback_thread_begin);
   if (cb) cb(kind, &t->ompt.thread_data);
 }
@@ -51,6 +53,7 @@ void on_thread_end_slow(Thread* t) {
   auto cb = callback<ompt_callback_thread_end_t>(ompt_callback_thread_end);
   if (cb) cb(&t->ompt.thread_data);
   set_state(t, ompt_state_undefined);
+  ompd::thread_ends(t);
 }
 
 void on_initial_thread(Thread* t) {
@@ -99,6 +102,7 @@ void on_parallel_begin_slow(Thread* me, Team* team, const ForkSpec& spec) {
   if (cb)
     cb(&me->task->ompt.task_data, &me->task->ompt.frame, &ts.parallel_data, ts.requested,
        ts.flags, ts.codeptr_ra);
+  ompd::bp_parallel_begin();
 }
 
 void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
@@ -108,6 +112,7 @@ void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
   if (cb)
     cb(ompt_scope_begin, &team->ompt.parallel_data, &team->implicit[tid].ompt.task_data,
        unsigned(team->nthreads), unsigned(tid), ompt_task_implicit);
+  ompd::bp_task_begin();
 }
 
 void on_region_barrier_begin_slow(Thread* me, Team* team) {
@@ -155,9 +160,11 @@ void on_region_barrier_end_slow(Thread* me, Team* team) {
   // §19.5.2.11, quoted at on_initial_thread_end).
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb) cb(ompt_scope_end, nullptr, task_data, 0, unsigned(tid), ompt_task_implicit);
+  ompd::bp_task_end();
 }
 
 void on_parallel_end_slow(Thread* me, Team* team) {
+  ompd::bp_parallel_end();
   Task* enc = me->task;
   auto cb = callback<ompt_callback_parallel_end_t>(ompt_callback_parallel_end);
   if (cb) cb(&team->ompt.parallel_data, &enc->ompt.task_data, team->ompt.flags, team->ompt.codeptr_ra);

@@ -10,6 +10,7 @@
 
 #include "core/depend.h"
 #include "core/wait.h"
+#include "ompd/runtime/debug.h"
 
 namespace kite {
 namespace ompt {
@@ -175,8 +176,11 @@ void run_task_body(Thread* me, Task* t) {
   set_state(me, working_state(me));
   me->ompt.wait_id = 0;
   me->task = t;
+  t->ompt.scheduling_task = prior;
   t->ompt.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  ompd::bp_task_begin();
   kite_ompt_call_outlined(t->rt.fn, t->rt.arg, &t->ompt.frame);
+  ompd::bp_task_end();
   t->ompt.frame.exit_frame.ptr = nullptr;
   t->ompt.frame.exit_frame_flags = 0;
   me->task = prior;
@@ -190,13 +194,16 @@ void task_body_end(Thread* me, Task* t, Task* prior, bool event_pending) {
 
 void inline_body_begin_slow(Thread* me, Task* t, void* exit_frame) {
   t->ompt.thread_num = me->team ? me->tid : 0;
+  t->ompt.scheduling_task = me->task;
   schedule(me->task, ompt_task_switch, t);
   t->ompt.frame.exit_frame.ptr = exit_frame;
   t->ompt.frame.exit_frame_flags = exit_frame ? ompt_frame_runtime | ompt_frame_cfa : 0;
+  ompd::bp_task_begin();
 }
 
 void inline_body_end_slow(Thread* me, Task* t, Task* prior, bool event_pending) {
   (void)me;
+  ompd::bp_task_end();
   t->ompt.frame.exit_frame.ptr = nullptr;
   t->ompt.frame.exit_frame_flags = 0;
   report_body_end(t, event_pending, prior);

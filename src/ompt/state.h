@@ -88,6 +88,9 @@ struct TaskState {
   // Only meaningful for initial tasks: set on the initial task of a target
   // region, so that every thread of the region finds its construct.
   TargetRecord* target;
+  // Explicit tasks: the task the thread was running when it began this one
+  // (the task a debugger unwinds to, OMPD's scheduling task); null before.
+  const void* scheduling_task;
 };
 
 struct TeamState {

@@ -7,7 +7,7 @@
 # bound with .symver in the source. The catch-all `local: *;` sits in the
 # last node: GNU ld drops .symver-bound versions of a node that has it.
 # KITE_1.0 holds Kite's additions (identity, lock-with-hint routines that
-# gcc 12's omp.h declares but its libgomp lacks).
+# gcc 12's omp.h declares but its libgomp lacks, the runtime's OMPD symbols).
 set -eu
 lib=${1:-/usr/lib/x86_64-linux-gnu/libgomp.so.1}
 nodes="OMP_1.0 OMP_2.0 OMP_3.0 OMP_3.1 OMP_4.0 OMP_4.5 OMP_5.0 OMP_5.0.1 OMP_5.0.2 OMP_5.1
@@ -28,6 +28,9 @@ cat <<'X'
 KITE_1.0 {
   global:
     kite_*;
+    ompd_dll_locations;
+    ompd_dll_locations_valid;
+    ompd_bp_*;
     omp_init_lock_with_hint;
     omp_init_nest_lock_with_hint;
     omp_init_lock_with_hint_;

@@ -135,6 +135,14 @@ long checked_argc(kmp_int32 argc, const char* entry) {
 
 }  // namespace
 
+// For the OMPD library (src/ompd/layout.h, kmpc_fork): a region started
+// here runs one of these wrappers on an Outlined block, and the program's
+// outlined function, which a debugger shows as the implicit task's entry,
+// is the block's fn.
+extern "C" KITE_HIDDEN const uintptr_t kite_ompd_kmpc_fork[3] = {
+    reinterpret_cast<uintptr_t>(&run_outlined), reinterpret_cast<uintptr_t>(&run_teams_outlined),
+    offsetof(Outlined, fn)};
+
 // Collects the variadic shared-variable pointers into a padded array on the
 // caller's stack (a macro: the array must outlive the region).
 #define KITE_KMPC_COLLECT_ARGS(argc_in, last_named, entry, out)          \

@@ -76,6 +76,13 @@ void task_body(void* block) { run_task_parts(static_cast<Header*>(block)); }
 
 }  // namespace
 
+// For the OMPD library (src/ompd/layout.h, kmpc_task): a clang task runs
+// task_body on its block, and the program's task entry, which a debugger
+// shows as the task's function, is the routine of the kmp_task_t that
+// follows the block's header.
+extern "C" KITE_HIDDEN const uintptr_t kite_ompd_kmpc_task[2] = {
+    reinterpret_cast<uintptr_t>(&task_body), sizeof(Header) + offsetof(kmp_task_t, routine)};
+
 __thread Header* t_unclaimed_task = nullptr;
 
 Header* new_task_block(Thread* me, kmp_int32 flags, size_t task_size, size_t shareds_size,
