@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""gdb + LLVM's OMPD plugin on Kite: a live process, then its core file.
+
+Runs tests/ompd/src/scene.c (built by one compiler) under gdb with
+OMP_DEBUG=enabled, loads the plugin, runs `ompd init` (which starts the
+program), stops in stop_here(), and runs probe.py there: the plugin's
+commands and the OMPD library's answers through the plugin's module. Then
+it writes a core file with generate-core-file, opens the core in a second
+gdb and probes again, and finally runs the C harness (ompd_harness) over
+the core. Every answer is compared with what the program recorded about
+itself through the OpenMP API (the facts file).
+
+Exit 77 (skipped) only when gdb, its Python, or the plugin is missing.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+SKIP = 77
+WAIT_LOCK, WAIT_BARRIER_EXPLICIT, WORK_PARALLEL, IDLE = 0x41, 0x14, 0x01, 0x100
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def run_gdb(gdb, args, env, log):
+    p = subprocess.run([gdb, "-q", "-batch", "-nx"] + args, env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=240)
+    with open(log, "w") as f:
+        f.write(p.stdout)
+    return p.stdout
+
+
+def probes(text):
+    got = {}
+    for line in text.splitlines():
+        m = re.match(r"PROBE (\S+) ?(.*)$", line)
+        if m:
+            got[m.group(1)] = m.group(2)
+    return got
+
+
+def section(text, cmd):
+    m = re.search(r"=== %s\n(.*?)=== end" % re.escape(cmd), text, re.S)
+    return m.group(1) if m else ""
+
+
+def compare(phase, text, facts, source_name):
+    got = probes(text)
+    check(got.get("done") == "1", "%s: probe.py finished" % phase)
+    check("error" not in got, "%s: probe.py raised no exception" % phase)
+    main = facts["main_lwp"][0]
+    locked = facts["locked_lwp"][0]
+    barrier = facts["barrier_lwp"]
+    native = facts["native_lwp"][0]
+    lock_addr = facts["lock_addr"][0]
+    # Thread handles, states and wait ids.
+    check(got.get("thread." + native) == "none",
+          "%s: the native pthread has no thread handle (got %r)" % (phase, got.get("thread." + native)))
+    check(got.get("thread." + main) == "%d 0" % WORK_PARALLEL,
+          "%s: initial thread works in parallel (got %r)" % (phase, got.get("thread." + main)))
+    check(got.get("thread." + locked) == "%d %s" % (WAIT_LOCK, lock_addr),
+          "%s: thread %s waits for the lock at %s (got %r)" % (phase, locked, lock_addr, got.get("thread." + locked)))
+    waits = set()
+    for b in barrier:
+        v = got.get("thread." + b, "")
+        st, _, wid = v.partition(" ")
+        check(st == str(WAIT_BARRIER_EXPLICIT) and wid not in ("", "0"),
+              "%s: thread %s waits at the explicit barrier (got %r)" % (phase, b, v))
+        waits.add(wid)
+    check(len(waits) == 1, "%s: both barrier waiters wait for one barrier (got %s)" % (phase, waits))
+    others = [k[len("thread."):] for k in got if k.startswith("thread.") and got[k] != "none"]
+    idle = [t for t in others if t not in [main, locked] + barrier]
+    check(len(idle) >= 1, "%s: at least one idle pool worker (got %s)" % (phase, idle))
+    for t in idle:
+        check(got["thread." + t] == "%d 0" % IDLE, "%s: thread %s is idle (got %r)" % (phase, t, got["thread." + t]))
+    for t in others:
+        check(got.get("thread_data." + t) == "0", "%s: thread %s tool data is ompt_data_none" % (phase, t))
+    # ICVs against what the program asked the OpenMP API.
+    kind, chunk = facts["schedule"][0].split(",")
+    kinds = {"1": "static", "2": "dynamic", "3": "guided", "4": "auto"}
+    expect = {
+        "levels-var": facts["level"][0], "active-levels-var": facts["active_level"][0],
+        "team-size-var": facts["team_size"][0], "thread-num-var": facts["thread_num"][0],
+        "final-task-var": facts["in_final"][0], "nthreads-var": facts["max_threads"][0],
+        "max-active-levels-var": facts["max_active_levels"][0], "dyn-var": facts["dynamic"][0],
+        "thread-limit-var": facts["thread_limit"][0], "explicit-task-var": "1",
+        "implicit-task-var": "0", "run-sched-var": "%s,%s" % (kinds[kind], chunk), "debug-var": "1",
+    }
+    for name, want in expect.items():
+        check(got.get("icv." + name) == want,
+              "%s: %s is %s (got %r)" % (phase, name, want, got.get("icv." + name)))
+    # Regions: level:size from the innermost out, ending at the initial task's.
+    want = "%s:%s,1:%s,0:1" % (facts["level"][0], facts["team_size"][0], facts["outer_team_size"][0])
+    check(got.get("regions") == want, "%s: regions %s (got %r)" % (phase, want, got.get("regions")))
+    for i in (1, 2):
+        st = got.get("inner.%d" % i, "").split(" ")[0]
+        check(st == str(WAIT_BARRIER_EXPLICIT), "%s: inner thread %d at the barrier" % (phase, i))
+    # Tasks: C (included, final), B (final), A, inner implicit, outer
+    # implicit, initial: names/explicit/final.
+    chain = got.get("tasks", "").split(",")
+    check(len(chain) == 6, "%s: six tasks from the current one up (got %r)" % (phase, chain))
+    if len(chain) == 6:
+        explicit = [c.split("/")[1] for c in chain]
+        final = [c.split("/")[2] for c in chain]
+        check(explicit == ["1", "1", "1", "0", "0", "0"], "%s: explicit-task-var along the chain %s" % (phase, explicit))
+        check(final == ["1", "1", "0", "0", "0", "0"], "%s: final-task-var along the chain %s" % (phase, final))
+        check(chain[5].startswith("none/"), "%s: the initial task has no task function" % phase)
+        names = [c.split("/")[0] for c in chain[:5]]
+        check(all(n not in ("?", "none") for n in names) and len(set(names)) == 5,
+              "%s: five distinct task functions of the program %s" % (phase, names))
+        check(got.get("inner_fn.0") == names[3], "%s: implicit task 0 of the inner team runs %s" % (phase, names[3]))
+    check(got.get("scheduling_is_generating") == "1", "%s: task C was scheduled by task B" % phase)
+    # Frames: the current task has an exit frame (runtime|cfa) and no enter
+    # frame; each suspended task up to the initial one an enter frame
+    # (application|cfa); the initial task no exit frame.
+    fr = [got.get("frame.%d" % i, "") for i in range(1, 7)]
+    check(re.match(r"enter=0x0/0x0 exit=0x[0-9a-f]+/0x10$", fr[0]) is not None, "%s: frame of C %r" % (phase, fr[0]))
+    for i in range(1, 5):
+        check(re.match(r"enter=0x[0-9a-f]+/0x11 exit=0x[0-9a-f]+/0x10$", fr[i]) is not None,
+              "%s: frame of task %d %r" % (phase, i + 1, fr[i]))
+    check(re.match(r"enter=0x[0-9a-f]+/0x11 exit=0x0/0x0$", fr[5]) is not None, "%s: initial task frame %r" % (phase, fr[5]))
+    # The plugin's own commands.
+    par = section(text, "ompd parallel")
+    check("Nesting Level 2: Team Size: 3" in par and "Nesting Level 1: Team Size: 2" in par,
+          "%s: ompd parallel shows both regions" % phase)
+    check(par.count("ompt_state_wait_barrier_explicit") == 2 and "ompt_state_wait_lock" in par,
+          "%s: ompd parallel shows the waits" % phase)
+    check(source_name in par, "%s: ompd parallel names the program's outlined functions" % phase)
+    icvs = section(text, "ompd icvs")
+    check(re.search(r"^levels-var\s+parallel\s+2$", icvs, re.M) is not None and "debug-var" in icvs,
+          "%s: ompd icvs lists every ICV" % phase)
+    # The plugin walks scheduling tasks until two in a row show the same
+    # (enter address, exit flags) pair: all six tasks with gcc; with clang it
+    # stops at task A, whose enter frame is task B's exit frame (the
+    # program calls an if(0) task's entry itself). docs/ompd.md says so.
+    frames = section(text, "ompd taskframes")
+    pairs = re.findall(r"^0x[0-9a-f]+ 0x[0-9a-f]+$", frames, re.M)
+    check(pairs[:1] == ["0x0 0x10"] and len(pairs) >= 2, "%s: ompd taskframes walks the tasks %s" % (phase, pairs))
+    bt = section(text, "bt")
+    check("stop_here" in bt, "%s: ompd bt on shows the stop" % phase)
+    check("Traceback" not in text.split("=== ompd bt on")[0], "%s: no Python traceback" % phase)
+    return got
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gdb", default="gdb")
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--harness", required=True)
+    ap.add_argument("--library", required=True)
+    ap.add_argument("--runtime", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--libpath", default="")
+    a = ap.parse_args()
+    gdb = shutil.which(a.gdb)
+    if not gdb:
+        print("SKIP: no gdb")
+        return SKIP
+    init = os.path.join(a.plugin, "__init__.py")
+    if not os.path.exists(init):
+        print("SKIP: LLVM's OMPD gdb plugin not found at %s (scripts/setup.sh unpacks it)" % a.plugin)
+        return SKIP
+    if subprocess.run([gdb, "-q", "-batch", "-nx", "-ex", "python print(1)"], stdout=subprocess.PIPE,
+                      stderr=subprocess.STDOUT, text=True).stdout.strip() != "1":
+        print("SKIP: this gdb has no Python")
+        return SKIP
+    os.makedirs(a.work, exist_ok=True)
+    facts_path = os.path.join(a.work, "facts.txt")
+    core = os.path.join(a.work, "scene.core")
+    for p in (facts_path, core):
+        if os.path.exists(p):
+            os.remove(p)
+    here = os.path.dirname(os.path.abspath(__file__))
+    probe = os.path.join(here, "probe.py")
+    # One malloc arena: the core holds no 64 MiB arena per thread.
+    env = dict(os.environ, OMP_DEBUG="enabled", KITE_OMPD_FACTS=facts_path, MALLOC_ARENA_MAX="1")
+    if a.libpath:
+        env["LD_LIBRARY_PATH"] = a.libpath
+    env.pop("OMP_TOOL_LIBRARIES", None)
+    bpcount = os.path.join(here, "bpcount.py")
+    live = run_gdb(gdb, ["-ex", "set pagination off", "-ex", "set confirm off",
+                         "-ex", "set args " + facts_path, "-ex", "source " + init,
+                         "-ex", "ompd init", "-ex", "source " + bpcount,
+                         "-ex", "break stop_here", "-ex", "continue", "-ex", "kite-bp-counts",
+                         "-ex", "source " + probe, "-ex", "generate-core-file " + core, "-ex", "kill", a.program],
+                   env, os.path.join(a.work, "live.log"))
+    if not os.path.exists(facts_path):
+        print(live[-3000:])
+        print("FAIL: the program did not run to stop_here")
+        return 1
+    facts = {}
+    for line in open(facts_path):
+        k, _, v = line.strip().partition(" ")
+        facts.setdefault(k, []).append(v)
+    if "end" not in facts:
+        print(live[-3000:])
+        print("FAIL: the program did not record its facts")
+        return 1
+    source_name = "scene.c"
+    compare("live", live, facts, source_name)
+    # Breakpoint calls up to the stop (counted from the initial thread's
+    # first call, after `ompd init` stopped it at main): regions begun by a
+    # primary (the 5-thread one, the outer, the inner), ended (the first);
+    # implicit tasks begun (5 + 2 + 3) and explicit task bodies (A, B, C),
+    # ended (the first region's 5); threads begun (the initial one and the
+    # 4 workers); no device.
+    got = probes(live)
+    want_bp = {"parallel_begin": 3, "parallel_end": 1, "task_begin": 13, "task_end": 5,
+               "thread_begin": 5, "thread_end": 0, "device_begin": 0, "device_end": 0}
+    for name, n in want_bp.items():
+        check(got.get("bp." + name) == str(n),
+              "live: ompd_bp_%s called %d times (got %r)" % (name, n, got.get("bp." + name)))
+    check(re.search(r"Thread \d+ \(%s\) is no OpenMP thread" % facts["native_lwp"][0],
+                    section(live, "ompd threads")) is not None, "live: ompd threads: native thread is no OpenMP thread")
+    check(os.path.exists(core), "live: generate-core-file wrote the core")
+    if os.path.exists(core):
+        post = run_gdb(gdb, ["-ex", "set pagination off", "-ex", "source " + init,
+                             "-ex", "ompd init", "-ex", "source " + probe, a.program, core],
+                       env, os.path.join(a.work, "core.log"))
+        compare("core", post, facts, source_name)
+        h = subprocess.run([a.harness, a.library, core, facts_path, a.runtime], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=120)
+        with open(os.path.join(a.work, "harness.log"), "w") as f:
+            f.write(h.stdout)
+        print(h.stdout[-4000:])
+        check(h.returncode == 0, "harness: the C harness passed over the core (exit %d)" % h.returncode)
+    # Without OMP_DEBUG: no breakpoint call at all, and the library says
+    # thread states need it (ompd_rc_needs_state_tracking) over the core.
+    plain = dict(env)
+    plain.pop("OMP_DEBUG")
+    nodebug = run_gdb(gdb, ["-ex", "set pagination off", "-ex", "set confirm off",
+                            "-ex", "set args " + facts_path, "-ex", "source " + bpcount,
+                            "-ex", "break stop_here", "-ex", "run", "-ex", "kite-bp-counts",
+                            "-ex", "generate-core-file " + core, "-ex", "kill", a.program],
+                      plain, os.path.join(a.work, "nodebug.log"))
+    got = probes(nodebug)
+    check(len(got) == 8 and all(v == "0" for v in got.values()),
+          "nodebug: no ompd_bp_* call without OMP_DEBUG (got %s)" % got)
+    h = subprocess.run([a.harness, a.library, core, facts_path, a.runtime, "--no-debug"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    print(h.stdout[-2000:])
+    check(h.returncode == 0, "nodebug: the C harness passed over the core (exit %d)" % h.returncode)
+    if os.path.exists(core):
+        os.remove(core)  # tens of MiB; the logs stay
+    if failures:
+        print("%d check(s) failed; logs in %s" % (len(failures), a.work))
+        return 1
+    print("PASS: live and core file agree with the program's own account")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

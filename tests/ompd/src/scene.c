@@ -1,0 +1,116 @@
+// An OpenMP program that stops in a known place for a debugger (tests/ompd).
+//
+// When it calls stop_here():
+//   - the initial thread runs task C, an included task of final task B,
+//     itself an undeferred untied task A of implicit task 0 of the inner
+//     region (level 2, 3 threads) of implicit task 0 of the outer region
+//     (level 1, 2 threads);
+//   - the inner region's threads 1 and 2 wait at its explicit barrier;
+//   - the outer region's thread 1 waits for a lock the initial thread holds;
+//   - the workers of an earlier 5-thread region not used since are idle;
+//   - a native pthread that never called OpenMP sleeps.
+// Before that it writes what it knows about itself through the OpenMP API
+// (and its thread ids) to the file named by argv[1], one "key value" a line.
+#include <omp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kite_test.h"
+
+static FILE* facts;
+static omp_lock_t lock;
+static int arrived;
+static volatile int native_ready;
+
+static long lwp(void) { return syscall(SYS_gettid); }
+
+__attribute__((noinline)) void stop_here(void) { __asm__ volatile("" ::: "memory"); }
+
+static void* native_thread(void* arg) {
+  fprintf(facts, "native_lwp %ld\n", lwp());
+  native_ready = 1;
+  for (;;) pause();
+  return arg;
+}
+
+static void in_task_c(void) {
+  while (__atomic_load_n(&arrived, __ATOMIC_ACQUIRE) < 3) usleep(1000);
+  usleep(200000);  // the others are inside their waits by now
+  fprintf(facts, "main_lwp %ld\n", lwp());
+  fprintf(facts, "level %d\n", omp_get_level());
+  fprintf(facts, "active_level %d\n", omp_get_active_level());
+  fprintf(facts, "team_size %d\n", omp_get_team_size(2));
+  fprintf(facts, "outer_team_size %d\n", omp_get_team_size(1));
+  fprintf(facts, "thread_num %d\n", omp_get_thread_num());
+  fprintf(facts, "in_final %d\n", omp_in_final());
+  fprintf(facts, "max_threads %d\n", omp_get_max_threads());
+  fprintf(facts, "max_active_levels %d\n", omp_get_max_active_levels());
+  fprintf(facts, "dynamic %d\n", omp_get_dynamic());
+  omp_sched_t kind;
+  int chunk;
+  omp_get_schedule(&kind, &chunk);
+  fprintf(facts, "schedule %d,%d\n", (int)kind, chunk);
+  fprintf(facts, "thread_limit %d\n", omp_get_thread_limit());
+  fprintf(facts, "lock_addr %lu\n", (unsigned long)(unsigned long)&lock);
+  fprintf(facts, "end 1\n");
+  fflush(facts);
+  stop_here();
+}
+
+int main(int argc, char** argv) {
+  KITE_TEST_BEGIN();
+  if (argc < 2) return 2;
+  facts = fopen(argv[1], "w");
+  if (!facts) return 2;
+  setvbuf(facts, NULL, _IOLBF, 0);
+  pthread_t native;
+  pthread_create(&native, NULL, native_thread, NULL);
+  while (!native_ready) usleep(1000);
+
+  omp_set_dynamic(0);
+  omp_set_max_active_levels(3);
+  omp_set_schedule(omp_sched_dynamic, 3);
+  // Five threads once: the workers the later regions do not take stay idle.
+#pragma omp parallel num_threads(5)
+  {
+#pragma omp critical
+    fprintf(facts, "pool_lwp %ld\n", lwp());
+  }
+  omp_init_lock(&lock);
+  omp_set_lock(&lock);
+#pragma omp parallel num_threads(2)
+  {
+    if (omp_get_thread_num() == 1) {
+      fprintf(facts, "locked_lwp %ld\n", lwp());
+      __atomic_fetch_add(&arrived, 1, __ATOMIC_ACQ_REL);
+      omp_set_lock(&lock);  // held by the initial thread: waits
+      omp_unset_lock(&lock);
+    } else {
+#pragma omp parallel num_threads(3)
+      {
+        if (omp_get_thread_num() == 0) {
+#pragma omp task if(0) untied
+          {
+#pragma omp task if(0) final(1)
+            {
+#pragma omp task
+              in_task_c();
+            }
+          }
+          omp_unset_lock(&lock);
+        } else {
+#pragma omp critical
+          fprintf(facts, "barrier_lwp %ld\n", lwp());
+          __atomic_fetch_add(&arrived, 1, __ATOMIC_ACQ_REL);
+        }
+#pragma omp barrier
+      }
+    }
+  }
+  omp_destroy_lock(&lock);
+  printf("scene done\n");
+  return 0;
+}
