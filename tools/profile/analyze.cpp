@@ -604,7 +604,16 @@ void Analyzer::analyze() {
         if (rs) rs->work += s.weight_s;
         continue;
       }
-      if (s.leaf_loc != ~0u) lines_[s.leaf_loc].wait += s.weight_s;
+      // Where the waiting is observed: the user's call into the runtime, or,
+      // when the runtime waits on its own (a worker at its region's closing
+      // barrier), the region's construct.
+      uint32_t observed = s.leaf_loc;
+      if ((observed == ~0u || locs_[observed].system) && s.parallel) {
+        auto reg = regions_.find(s.parallel);
+        if (reg != regions_.end() && reg->second.codeptr)
+          observed = intern_loc(reg->second.codeptr, false);
+      }
+      if (observed != ~0u) lines_[observed].wait += s.weight_s;
       if (rs) {
         rs->wait[wait_kind_name(s.state)] += s.weight_s;
         if (region_end_wait(s.state)) rs->imbalance += s.weight_s;
