@@ -25,18 +25,51 @@ def check(cond, what):
     return cond
 
 
-def kite(a, *args, env=None):
+def kite(a, *args, env=None, command="trace"):
     e = dict(os.environ)
     if env:
         e.update(env)
-    return subprocess.run([sys.executable, a.kite, "trace"] + list(args), capture_output=True,
+    return subprocess.run([sys.executable, a.kite, command] + list(args), capture_output=True,
                           text=True, env=e, cwd=a.work)
 
 
-def one_line_error(r, status, pattern):
+def one_line_error(r, status, pattern, command="trace"):
     lines = r.stderr.strip().splitlines()
-    return (r.returncode == status and len(lines) == 1 and lines[0].startswith("kite trace: ")
+    return (r.returncode == status and len(lines) == 1
+            and lines[0].startswith("kite %s: " % command)
             and re.search(pattern, lines[0]) is not None)
+
+
+def profile_errors(a):
+    """kite profile shares kite trace's checks; its own options too."""
+    prog = a.omp_program
+    p = lambda *args, **kw: kite(a, *args, command="profile", **kw)
+    err = lambda r, st, pat: one_line_error(r, st, pat, "profile")
+    r = p("--", "./no-such-program")
+    check(err(r, 127, "no such file"), "missing program: 127 (%d %r)" % (r.returncode, r.stderr))
+    r = p("--rate", "0", "--", prog)
+    check(err(r, 125, "--rate 0"), "bad rate: 125 (%r)" % r.stderr)
+    r = p("--bogus", "--", prog)
+    check(err(r, 125, "unknown option '--bogus'"), "unknown option: 125 (%r)" % r.stderr)
+    keep = os.path.join(a.work, "keep.json")
+    open(keep, "w").write("precious")
+    r = p("--json", keep, "--", prog)
+    check(err(r, 125, "exists"), "an existing --json file is not replaced: 125 (%r)" % r.stderr)
+    check(open(keep).read() == "precious", "its content stays")
+    r = p("--json", "/no/such/dir/p.json", "--", prog)
+    check(err(r, 125, "cannot write"), "an unwritable --json: 125 (%r)" % r.stderr)
+    r = p("-o", "nonomp", "--", "/bin/sh", "-c", "exit 5")
+    check(r.returncode == 5 and "not an OpenMP program" in r.stderr,
+          "non-OpenMP program: said, its status 5 kept (%d %r)" % (r.returncode, r.stderr))
+    r = p("-q", "-o", "prof", "--json", os.path.join(a.work, "copy.json"), "--html",
+          os.path.join(a.work, "copy.html"), "--", prog, "exit3")
+    check(r.returncode == 3, "the program's status 3 passes through (%d)" % r.returncode)
+    files = sorted(os.listdir(os.path.join(a.work, "prof")))
+    check(files == ["profile.html", "profile.json", "profile.txt"], "the reports (%s)" % files)
+    j = json.load(open(os.path.join(a.work, "copy.json")))
+    check(j["format"] == "kite-profile" and j["runtime"].startswith("kite "),
+          "--json copy is the profile, of a run on Kite (%s)" % j.get("runtime"))
+    check("kite-profile-data" in open(os.path.join(a.work, "copy.html")).read(), "--html copy")
 
 
 def errors(a):
@@ -171,7 +204,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kite", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("case", choices=["errors", "crash", "long", "ranks"])
+    ap.add_argument("case", choices=["errors", "crash", "long", "ranks", "profile_errors"])
     ap.add_argument("--program")
     ap.add_argument("--omp-program")
     a = ap.parse_args()
@@ -182,7 +215,8 @@ def main():
     for attr in ("program", "omp_program"):
         if getattr(a, attr):
             setattr(a, attr, os.path.abspath(getattr(a, attr)))
-    {"errors": errors, "crash": crash, "long": long_run, "ranks": ranks}[a.case](a)
+    {"errors": errors, "crash": crash, "long": long_run, "ranks": ranks,
+     "profile_errors": profile_errors}[a.case](a)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
