@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -16,10 +17,45 @@ namespace kite_trace {
 // Reads a thread's file window by window: a window holds
 // window_bytes / sizeof(Record) records and ends with the few bytes that
 // do not make a whole record.
+// Records' time stamps to CLOCK_MONOTONIC nanoseconds (recorder.h stamp()):
+// TSC ticks mapped linearly through the two pairs the meta file holds (the
+// start and the end of the run; a rate measured at the start when the run
+// did not end normally).
+struct TimeMap {
+  bool tsc = false;
+  uint64_t tsc0 = 0, ns0 = 0;
+  double ns_per_tick = 1.0;
+  uint64_t to_ns(uint64_t t) const {
+    if (!tsc) return t;
+    double d = (double(int64_t(t - tsc0))) * ns_per_tick;
+    return uint64_t(int64_t(ns0) + int64_t(d));
+  }
+  static TimeMap from_meta(const std::map<std::string, std::string> &m) {
+    TimeMap tm;
+    auto num = [&](const char *k) {
+      auto it = m.find(k);
+      return it == m.end() ? 0.0 : strtod(it->second.c_str(), nullptr);
+    };
+    auto clock = m.find("clock");
+    if (clock == m.end() || clock->second != "tsc") return tm;
+    tm.tsc = true;
+    tm.tsc0 = uint64_t(num("tsc_start"));
+    tm.ns0 = uint64_t(num("ns_start"));
+    double hz = num("tsc_hz");
+    double t1 = num("tsc_end"), n1 = num("ns_end");
+    if (t1 > double(tm.tsc0) && n1 > double(tm.ns0))
+      tm.ns_per_tick = (n1 - double(tm.ns0)) / (t1 - double(tm.tsc0));
+    else if (hz > 0)
+      tm.ns_per_tick = 1e9 / hz;
+    return tm;
+  }
+};
+
 class RecordReader {
  public:
-  RecordReader(const std::string &path, size_t window_bytes)
-      : f_(fopen(path.c_str(), "rbe")),
+  RecordReader(const std::string &path, size_t window_bytes, TimeMap clock = TimeMap())
+      : clock_(clock),
+        f_(fopen(path.c_str(), "rbe")),
         per_window_(window_bytes / sizeof(Record)),
         pad_(window_bytes % sizeof(Record)) {}
   ~RecordReader() {
@@ -30,13 +66,14 @@ class RecordReader {
   const Record *next() {
     for (;;) {
       if (pos_ == len_ && !refill()) return nullptr;
-      const Record *r = &buf_[pos_++];
+      Record *r = &buf_[pos_++];
       if (r->kind == kPad) continue;
       if (r->kind == kEnd || r->kind >= kKindCount) {
         done_ = true;
         pos_ = len_ = 0;
         return nullptr;
       }
+      r->time = clock_.to_ns(r->time);
       return r;
     }
   }
@@ -67,6 +104,7 @@ class RecordReader {
   }
   std::vector<uint64_t> payload_;
 
+  TimeMap clock_;
   FILE *f_;
   size_t per_window_, pad_;
   size_t left_in_window_ = 0;

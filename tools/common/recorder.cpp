@@ -13,7 +13,49 @@
 #include <unistd.h>
 
 namespace kite_rec {
+
+bool use_tsc;
+
 namespace {
+
+uint64_t tsc_start, ns_start;
+
+bool invariant_tsc() {
+  FILE *f = fopen("/proc/cpuinfo", "re");
+  if (!f) return false;
+  char line[4096];
+  bool constant = false, nonstop = false;
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, "flags", 5) != 0) continue;
+    constant = strstr(line, " constant_tsc") != nullptr;
+    nonstop = strstr(line, " nonstop_tsc") != nullptr;
+    break;
+  }
+  fclose(f);
+  return constant && nonstop;
+}
+
+// Chooses the clock and measures the TSC's rate against CLOCK_MONOTONIC
+// over 2 ms (what a trace cut short by a crash uses; finish() records a
+// second pair that spans the whole run).
+void choose_clock() {
+  const char *want = getenv("KITE_CLOCK");
+  use_tsc = !(want && !strcmp(want, "monotonic")) && invariant_tsc();
+  if (!use_tsc) {
+    append_meta("clock=ns\n");
+    return;
+  }
+  ns_start = now_ns();
+  tsc_start = __rdtsc();
+  uint64_t ns1, tsc1;
+  do {
+    ns1 = now_ns();
+    tsc1 = __rdtsc();
+  } while (ns1 - ns_start < 2000000);
+  double hz = double(tsc1 - tsc_start) * 1e9 / double(ns1 - ns_start);
+  append_meta("clock=tsc\ntsc_start=%llu\nns_start=%llu\ntsc_hz=%.0f\n",
+              (unsigned long long)tsc_start, (unsigned long long)ns_start, hz);
+}
 
 using kite_trace::kHeader;
 using kite_trace::kIdThreadShift;
@@ -133,7 +175,7 @@ bool open_stream(ThreadFiles *t, Stream s) {
     return false;
   }
   Record *h = w->cur++;
-  h->time = now_ns();
+  h->time = stamp();
   h->u32 = kMagic;
   h->a = t->index;
   h->b = uint64_t(syscall(SYS_gettid));
@@ -258,6 +300,7 @@ bool start(const char *tool, const char *d, size_t bytes, const char *runtime) {
   if (strchr(runtime_name, '\n')) runtime_name = "unknown";
   make_stem();
   write_process_meta();
+  choose_clock();
   pthread_atfork(nullptr, nullptr, atfork_child);
   return true;
 }
@@ -265,7 +308,10 @@ bool start(const char *tool, const char *d, size_t bytes, const char *runtime) {
 void finish() {
   if (stem_pid != getpid()) return;  // a forked child that never recorded
   write_maps();
-  append_meta("end_ns=%llu\nthreads=%u\ndropped=%llu\n", (unsigned long long)now_ns(),
+  uint64_t ns = now_ns(), tsc = __rdtsc();
+  if (use_tsc)
+    append_meta("tsc_end=%llu\nns_end=%llu\n", (unsigned long long)tsc, (unsigned long long)ns);
+  append_meta("end_ns=%llu\nthreads=%u\ndropped=%llu\n", (unsigned long long)ns,
               thread_count.load(), (unsigned long long)dropped_records.load());
 }
 
@@ -292,7 +338,7 @@ Record *slots(Stream s, unsigned n) {
     dropped_records.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
-  r->time = now_ns();
+  r->time = stamp();
   return r;
 }
 

@@ -214,6 +214,7 @@ class Analyzer {
   std::map<std::string, std::string> meta_;
   std::unique_ptr<Symbolizer> sym_;
   size_t window_ = 0;
+  TimeMap clock_;
   uint64_t period_ns_ = 1000000;
   struct Thread {
     uint32_t index;
@@ -345,6 +346,7 @@ void Analyzer::load() {
   meta_ = read_meta(raw_ + "/" + stem_ + ".meta");
   window_ = strtoull(meta_["buffer_bytes"].c_str(), nullptr, 10);
   if (window_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");
+  clock_ = TimeMap::from_meta(meta_);
   period_ns_ = strtoull(meta_["period_ns"].c_str(), nullptr, 10);
   if (!period_ns_) period_ns_ = 1000000;
   sym_ = std::make_unique<Symbolizer>(raw_ + "/" + stem_ + ".maps");
@@ -371,7 +373,7 @@ void Analyzer::load() {
     Thread th;
     th.index = index;
     std::string base = raw_ + "/" + prefix + std::to_string(index);
-    RecordReader in(base + ".raw", window_);
+    RecordReader in(base + ".raw", window_, clock_);
     struct Open {
       uint64_t time, codeptr;
       unsigned kind;
@@ -444,7 +446,7 @@ void Analyzer::load() {
 
   for (uint32_t ti = 0; ti < threads_.size(); ++ti) {
     Thread &th = threads_[ti];
-    RecordReader in(raw_ + "/" + prefix + std::to_string(th.index) + ".samples.raw", window_);
+    RecordReader in(raw_ + "/" + prefix + std::to_string(th.index) + ".samples.raw", window_, clock_);
     std::vector<uint64_t> words;
     while (const Record *r = in.next()) {
       if (r->kind != kSample) continue;

@@ -273,6 +273,7 @@ class Process {
   std::map<uint32_t, uint32_t> thread_rank_;  // thread index -> location rank
   uint64_t origin_ = 0, last_ = 0;
   size_t window_bytes_ = 0;
+  TimeMap clock_;
   int pid_ = 0;
 
   // output state
@@ -340,7 +341,7 @@ void Process::scan() {
     ThreadFile &tf = threads_[i];
     tf.rank = uint32_t(i);
     thread_rank_[tf.index] = tf.rank;
-    RecordReader in(tf.path, window_bytes_);
+    RecordReader in(tf.path, window_bytes_, clock_);
     if (!in.ok()) die("cannot read " + tf.path);
     while (const Record *r = in.next()) {
       first = std::min(first, r->time);
@@ -509,7 +510,7 @@ void Process::convert_thread(const ThreadFile &tf) {
   cur_ = &tf;
   stack_.clear();
   implicit_ns_ = 0;
-  RecordReader in(tf.path, window_bytes_);
+  RecordReader in(tf.path, window_bytes_, clock_);
   uint64_t first = 0, t = 0;
   std::vector<uint64_t> parallel_keys;  // team size bookkeeping
   while (const Record *r = in.next()) {
@@ -864,6 +865,7 @@ void Process::convert() {
   pid_ = atoi(meta_["pid"].c_str());
   window_bytes_ = strtoull(meta_["buffer_bytes"].c_str(), nullptr, 10);
   runtime_module_ = meta_["runtime_module"];
+  clock_ = TimeMap::from_meta(meta_);
   if (window_bytes_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");
   sym_ = std::make_unique<Symbolizer>(raw_dir_ + "/" + stem_ + ".maps");
   if (!sym_->ok() && !quiet)
