@@ -21,6 +21,7 @@ import sys
 
 SKIP = 77
 WAIT_LOCK, WAIT_BARRIER_EXPLICIT, WORK_PARALLEL, IDLE = 0x41, 0x14, 0x01, 0x100
+WAIT_CRITICAL, WAIT_BARRIER_IMPLICIT_PARALLEL, WAIT_TASKWAIT = 0x42, 0x11, 0x20
 
 failures = []
 
@@ -77,8 +78,21 @@ def compare(phase, text, facts, source_name):
               "%s: thread %s waits at the explicit barrier (got %r)" % (phase, b, v))
         waits.add(wid)
     check(len(waits) == 1, "%s: both barrier waiters wait for one barrier (got %s)" % (phase, waits))
+    for key, state, what in (("critical_lwp", WAIT_CRITICAL, "a critical section"),
+                             ("taskwait_lwp", WAIT_TASKWAIT, "a taskwait")):
+        t = facts[key][0]
+        st, _, wid = got.get("thread." + t, "").partition(" ")
+        check(st == str(state), "%s: thread %s waits in %s (got %r)" % (phase, t, what, got.get("thread." + t)))
+        if state == WAIT_CRITICAL:
+            check(wid not in ("", "0"), "%s: the critical wait has a wait id" % phase)
+    # At the outer region's closing barrier: one thread runs the spinning
+    # task (work_parallel), the other waits.
+    closing = sorted(got.get("thread." + t, "").split(" ")[0] for t in facts["closing_barrier_lwp"])
+    check(closing == sorted([str(WORK_PARALLEL), str(WAIT_BARRIER_IMPLICIT_PARALLEL)]),
+          "%s: at the closing barrier one thread runs the task, one waits (got %s)" % (phase, closing))
     others = [k[len("thread."):] for k in got if k.startswith("thread.") and got[k] != "none"]
-    idle = [t for t in others if t not in [main, locked] + barrier]
+    waiting = facts["closing_barrier_lwp"] + [facts[k][0] for k in ("critical_lwp", "taskwait_lwp")]
+    idle = [t for t in others if t not in [main, locked] + barrier + waiting]
     check(len(idle) >= 1, "%s: at least one idle pool worker (got %s)" % (phase, idle))
     for t in idle:
         check(got["thread." + t] == "%d 0" % IDLE, "%s: thread %s is idle (got %r)" % (phase, t, got["thread." + t]))
@@ -130,9 +144,11 @@ def compare(phase, text, facts, source_name):
     check(re.match(r"enter=0x[0-9a-f]+/0x11 exit=0x0/0x0$", fr[5]) is not None, "%s: initial task frame %r" % (phase, fr[5]))
     # The plugin's own commands.
     par = section(text, "ompd parallel")
-    check("Nesting Level 2: Team Size: 3" in par and "Nesting Level 1: Team Size: 2" in par,
+    check("Nesting Level 2: Team Size: 3" in par and "Nesting Level 1: Team Size: 6" in par,
           "%s: ompd parallel shows both regions" % phase)
-    check(par.count("ompt_state_wait_barrier_explicit") == 2 and "ompt_state_wait_lock" in par,
+    check(par.count("ompt_state_wait_barrier_explicit") == 2 and "ompt_state_wait_lock" in par and
+          "ompt_state_wait_critical" in par and "ompt_state_wait_taskwait" in par and
+          "ompt_state_wait_barrier_implicit_parallel" in par,
           "%s: ompd parallel shows the waits" % phase)
     check(source_name in par, "%s: ompd parallel names the program's outlined functions" % phase)
     icvs = section(text, "ompd icvs")
@@ -192,7 +208,8 @@ def main():
                          "-ex", "set args " + facts_path, "-ex", "source " + init,
                          "-ex", "ompd init", "-ex", "source " + bpcount,
                          "-ex", "break stop_here", "-ex", "continue", "-ex", "kite-bp-counts",
-                         "-ex", "source " + probe, "-ex", "generate-core-file " + core, "-ex", "kill", a.program],
+                         "-ex", "source " + probe, "-ex", "generate-core-file " + core,
+                         "-ex", "source " + os.path.join(here, "battery.py"), "-ex", "kill", a.program],
                    env, os.path.join(a.work, "live.log"))
     if not os.path.exists(facts_path):
         print(live[-3000:])
@@ -210,19 +227,35 @@ def main():
     compare("live", live, facts, source_name)
     # Breakpoint calls up to the stop (counted from the initial thread's
     # first call, after `ompd init` stopped it at main): regions begun by a
-    # primary (the 5-thread one, the outer, the inner), ended (the first);
-    # implicit tasks begun (5 + 2 + 3) and explicit task bodies (A, B, C),
-    # ended (the first region's 5); threads begun (the initial one and the
-    # 4 workers); no device.
+    # primary (the 9-thread one, the outer, the inner), ended (the first);
+    # implicit tasks begun (9 + 6 + 3) and explicit task bodies (A, B, C and
+    # the spinning task), ended (the first region's 9); threads begun (the
+    # initial one and the 8 workers); no device.
     got = probes(live)
-    want_bp = {"parallel_begin": 3, "parallel_end": 1, "task_begin": 13, "task_end": 5,
-               "thread_begin": 5, "thread_end": 0, "device_begin": 0, "device_end": 0}
+    want_bp = {"parallel_begin": 3, "parallel_end": 1, "task_begin": 22, "task_end": 9,
+               "thread_begin": 9, "thread_end": 0, "device_begin": 0, "device_end": 0}
     for name, n in want_bp.items():
         check(got.get("bp." + name) == str(n),
               "live: ompd_bp_%s called %d times (got %r)" % (name, n, got.get("bp." + name)))
     check(re.search(r"Thread \d+ \(%s\) is no OpenMP thread" % facts["native_lwp"][0],
                     section(live, "ompd threads")) is not None, "live: ompd threads: native thread is no OpenMP thread")
     check(os.path.exists(core), "live: generate-core-file wrote the core")
+    # The plugin's battery (ompdtestapi): every routine runs; the only
+    # failures allowed are the ICV tests that name ICVs by libompd's own
+    # numbers (ICV ids are the library's to choose; docs/ompd.md).
+    check(live.count("BATTERY-DONE") == 35 and "BATTERY-ERROR" not in live,
+          "live: ompdtestapi ran for all 35 routines")
+    header, last_test, bad = "", "", []
+    for line in live.splitlines():
+        if line.startswith("Testing"):
+            header = line
+        elif line.startswith("Test:"):
+            last_test = line
+        elif line.startswith("Failed"):
+            if "ompd_get_icv_from_scope" not in header and "ompd_get_icv_string_from_scope" not in header:
+                bad.append("%s / %s / %s" % (header, last_test, line))
+    check(not bad, "live: ompdtestapi failures beyond libompd's ICV numbers: %s" % bad)
+    check(live.count("\nSuccess") >= 90, "live: ompdtestapi succeeded at least 90 times")
     if os.path.exists(core):
         post = run_gdb(gdb, ["-ex", "set pagination off", "-ex", "source " + init,
                              "-ex", "ompd init", "-ex", "source " + probe, a.program, core],

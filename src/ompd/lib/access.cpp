@@ -99,8 +99,9 @@ void free_handle(void* h) {
 }
 
 ompd_rc_t check(const void* h, HandleKind kind) {
-  if (!h) return ompd_rc_bad_input;
-  if (!g_cb || !live_contains(h)) return ompd_rc_stale_handle;
+  // A null handle is no live handle: stale, as LLVM's plugin battery
+  // (ompdtestapi) expects; bad_input is for the other arguments.
+  if (!h || !g_cb || !live_contains(h)) return ompd_rc_stale_handle;
   if (*static_cast<const HandleKind*>(h) != kind) return ompd_rc_bad_input;
   if (kind != kAddressSpace) {
     // Every other handle starts {kind, space}.

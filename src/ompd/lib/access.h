@@ -82,7 +82,8 @@ extern const ompd_callbacks_t* g_cb;
 ompd_rc_t new_handle(size_t bytes, HandleKind kind, void** out);
 void free_handle(void* h);
 // ompd_rc_ok when h is a live handle of that kind (and its address space
-// is still live); ompd_rc_bad_input for null, ompd_rc_stale_handle else.
+// is still live); ompd_rc_bad_input for a live handle of another kind,
+// ompd_rc_stale_handle for anything else (null included).
 ompd_rc_t check(const void* h, HandleKind kind);
 // For the routines taking a handle of the kind `scope` says.
 ompd_rc_t check_scoped(const void* h, ompd_scope_t scope, _ompd_aspace_handle** space);

@@ -32,10 +32,13 @@ ompd_rc_t lookup(ompd_address_space_context_t* ctx, const char* name, ompd_addr_
 // not a Kite whose tables this library understands.
 ompd_rc_t load_layout(_ompd_aspace_handle* s) {
   ompd_device_type_sizes_t sizes;
-  if (g_cb->sizeof_type(s->context, &sizes) != ompd_rc_ok) return ompd_rc_callback_error;
+  ompd_rc_t rc = g_cb->sizeof_type(s->context, &sizes);
+  // The debugger does not know the context: its answer is ours.
+  if (rc == ompd_rc_stale_handle || rc == ompd_rc_bad_input) return rc;
+  if (rc != ompd_rc_ok) return ompd_rc_callback_error;
   if (sizes.sizeof_pointer != 8) return ompd_rc_incompatible;
   ompd_addr_t table;
-  ompd_rc_t rc = lookup(s->context, "kite_ompd_layout", &table);
+  rc = lookup(s->context, "kite_ompd_layout", &table);
   if (rc != ompd_rc_ok) return rc;
   uint64_t magic = 0, count = 0;
   if (read_uint(s, table, 8, &magic) != ompd_rc_ok || read_uint(s, table + 8, 8, &count) != ompd_rc_ok)

@@ -139,12 +139,12 @@ KITE_OMPD_API ompd_rc_t ompd_get_state(ompd_thread_handle_t* thread_handle, ompd
     return rc;
   }
   *state = st;
-  // The wait id means something only in the states that wait for an object.
+  // The wait id means something only in the states that wait for an object
+  // (a taskwait or taskgroup waits for tasks: the runtime names none).
   bool waits = st == ompt_state_wait_barrier_implicit_parallel ||
                st == ompt_state_wait_barrier_implicit_workshare ||
                st == ompt_state_wait_barrier_explicit || st == ompt_state_wait_barrier_implementation ||
-               st == ompt_state_wait_barrier_teams || st == ompt_state_wait_taskwait ||
-               st == ompt_state_wait_taskgroup || st == ompt_state_wait_mutex ||
+               st == ompt_state_wait_barrier_teams || st == ompt_state_wait_mutex ||
                st == ompt_state_wait_lock || st == ompt_state_wait_critical ||
                st == ompt_state_wait_atomic || st == ompt_state_wait_ordered;
   if (wait_id) *wait_id = waits ? wait : 0;

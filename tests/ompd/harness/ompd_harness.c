@@ -6,7 +6,9 @@
 // from that file's dynamic symbol table; thread ids from the NT_PRSTATUS
 // notes. It calls every ompd_* routine of libkite-ompd.so, compares the
 // answers with the facts scene.c recorded, and passes NULL arguments and
-// bad handles everywhere: each must give an error code, never a crash.
+// bad handles everywhere: each must give an error code, never a crash (a
+// null or unknown handle: ompd_rc_stale_handle; a handle of the wrong
+// kind or another bad argument: ompd_rc_bad_input).
 //
 // usage: ompd_harness libkite-ompd.so scene.core facts.txt libkite.so [--no-debug]
 // --no-debug: the core is of a run without OMP_DEBUG: thread queries must
@@ -308,7 +310,7 @@ int main(int argc, char** argv) {
   uint64_t dev_id = 1;
   ompd_address_space_handle_t* dev;
   RC(p_ompd_device_initialize(as, &context, ompd_device_kind_host, 8, &dev_id, &dev), ompd_rc_unsupported);
-  RC(p_ompd_device_initialize(NULL, &context, ompd_device_kind_host, 8, &dev_id, &dev), ompd_rc_bad_input);
+  RC(p_ompd_device_initialize(NULL, &context, ompd_device_kind_host, 8, &dev_id, &dev), ompd_rc_stale_handle);
 
   // Threads: every LWP of the core.
   ompd_thread_handle_t* main_th = NULL;
@@ -336,6 +338,8 @@ int main(int argc, char** argv) {
     RC(p_ompd_get_state(th, &st, &wait), ompd_rc_ok);
     if (lwps[i] == locked_lwp) CHECK(st == ompt_state_wait_lock && (long)wait == lock_addr);
     if (lwps[i] == main_lwp) CHECK(st == ompt_state_work_parallel);
+    if (lwps[i] == fact(facts, "critical_lwp", 0)) CHECK(st == ompt_state_wait_critical && wait != 0);
+    if (lwps[i] == fact(facts, "taskwait_lwp", 0)) CHECK(st == ompt_state_wait_taskwait);
     for (int b = 0; b < 2; ++b)
       if (lwps[i] == fact(facts, "barrier_lwp", b)) CHECK(st == ompt_state_wait_barrier_explicit && wait != 0);
     ompd_word_t value;
@@ -376,7 +380,8 @@ int main(int argc, char** argv) {
   RC(p_ompd_get_enclosing_parallel_handle(outer, &top), ompd_rc_ok);
   RC(p_ompd_get_enclosing_parallel_handle(top, &none), ompd_rc_unavailable);
   ompd_parallel_handle_t* regions[3] = {inner, outer, top};
-  const long want_level[3] = {2, 1, 0}, want_size[3] = {3, 2, 1};
+  const long want_level[3] = {2, 1, 0},
+             want_size[3] = {fact(facts, "team_size", 0), fact(facts, "outer_team_size", 0), 1};
   for (int i = 0; i < 3; ++i) {
     RC(p_ompd_get_icv_from_scope(regions[i], ompd_scope_parallel, levels, &v), ompd_rc_ok);
     CHECK(v == want_level[i]);
@@ -483,7 +488,7 @@ int main(int argc, char** argv) {
   RC(p_ompd_rel_thread_handle(released), ompd_rc_ok);
   ompd_word_t st;
   ompd_wait_id_t wait;
-  RC(p_ompd_get_state(NULL, &st, &wait), ompd_rc_bad_input);
+  RC(p_ompd_get_state(NULL, &st, &wait), ompd_rc_stale_handle);
   RC(p_ompd_get_state(released, &st, &wait), ompd_rc_stale_handle);
   RC(p_ompd_get_state((ompd_thread_handle_t*)bogus, &st, &wait), ompd_rc_stale_handle);
   RC(p_ompd_get_state((ompd_thread_handle_t*)chain[0], &st, &wait), ompd_rc_bad_input);
@@ -491,11 +496,11 @@ int main(int argc, char** argv) {
   RC(p_ompd_rel_thread_handle(released), ompd_rc_stale_handle);
   RC(p_ompd_get_curr_parallel_handle(bogus, &tp), ompd_rc_stale_handle);
   RC(p_ompd_get_curr_parallel_handle(main_th, NULL), ompd_rc_bad_input);
-  RC(p_ompd_get_curr_task_handle(NULL, &in0), ompd_rc_bad_input);
+  RC(p_ompd_get_curr_task_handle(NULL, &in0), ompd_rc_stale_handle);
   RC(p_ompd_get_enclosing_parallel_handle(bogus, &tp), ompd_rc_stale_handle);
   RC(p_ompd_get_task_parallel_handle((ompd_task_handle_t*)inner, &tp), ompd_rc_bad_input);
   RC(p_ompd_get_generating_task_handle(bogus, &in0), ompd_rc_stale_handle);
-  RC(p_ompd_get_scheduling_task_handle(NULL, &in0), ompd_rc_bad_input);
+  RC(p_ompd_get_scheduling_task_handle(NULL, &in0), ompd_rc_stale_handle);
   RC(p_ompd_get_task_in_parallel(bogus, 0, &in0), ompd_rc_stale_handle);
   RC(p_ompd_get_task_function(bogus, &ptr), ompd_rc_stale_handle);
   RC(p_ompd_get_task_function(chain[0], NULL), ompd_rc_bad_input);
@@ -504,26 +509,26 @@ int main(int argc, char** argv) {
   RC(p_ompd_get_task_frame(chain[0], NULL, &f2), ompd_rc_bad_input);
   RC(p_ompd_task_handle_compare(chain[0], bogus, &cmp), ompd_rc_stale_handle);
   RC(p_ompd_task_handle_compare(chain[0], chain[1], NULL), ompd_rc_bad_input);
-  RC(p_ompd_thread_handle_compare(main_th, NULL, &cmp), ompd_rc_bad_input);
+  RC(p_ompd_thread_handle_compare(main_th, NULL, &cmp), ompd_rc_stale_handle);
   RC(p_ompd_parallel_handle_compare(bogus, inner, &cmp), ompd_rc_stale_handle);
   RC(p_ompd_get_thread_id(bogus, ompd_thread_id_lwp, 8, &bad_id), ompd_rc_stale_handle);
   RC(p_ompd_get_thread_id(main_th, ompd_thread_id_lwp, 8, NULL), ompd_rc_bad_input);
   RC(p_ompd_get_thread_id(main_th, ompd_thread_id_pthread, 4, &bad_id), ompd_rc_bad_input);
   RC(p_ompd_get_icv_from_scope(bogus, ompd_scope_task, final, &v), ompd_rc_stale_handle);
-  RC(p_ompd_get_icv_from_scope(NULL, ompd_scope_task, final, &v), ompd_rc_bad_input);
+  RC(p_ompd_get_icv_from_scope(NULL, ompd_scope_task, final, &v), ompd_rc_stale_handle);
   RC(p_ompd_get_icv_from_scope(chain[0], ompd_scope_task, final, NULL), ompd_rc_bad_input);
   RC(p_ompd_get_icv_string_from_scope(chain[0], ompd_scope_task, final, NULL), ompd_rc_bad_input);
   RC(p_ompd_get_icv_from_scope(chain[0], (ompd_scope_t)42, final, &v), ompd_rc_bad_input);
   RC(p_ompd_get_tool_data(bogus, ompd_scope_task, &value, &ptr), ompd_rc_stale_handle);
   RC(p_ompd_get_tool_data(chain[0], ompd_scope_task, NULL, &ptr), ompd_rc_bad_input);
   RC(p_ompd_enumerate_icvs(bogus, 0, &next, &s, &scope, &more_icvs), ompd_rc_stale_handle);
-  RC(p_ompd_enumerate_states(NULL, ompt_state_undefined, &state, &s, &more), ompd_rc_bad_input);
+  RC(p_ompd_enumerate_states(NULL, ompt_state_undefined, &state, &s, &more), ompd_rc_stale_handle);
   RC(p_ompd_get_display_control_vars(bogus, &vars), ompd_rc_stale_handle);
   RC(p_ompd_get_omp_version(bogus, &v), ompd_rc_stale_handle);
-  RC(p_ompd_get_omp_version_string(NULL, &s), ompd_rc_bad_input);
+  RC(p_ompd_get_omp_version_string(NULL, &s), ompd_rc_stale_handle);
   RC(p_ompd_get_thread_handle(bogus, ompd_thread_id_lwp, 8, &bad_id, &th), ompd_rc_stale_handle);
   RC(p_ompd_rel_task_handle(bogus), ompd_rc_stale_handle);
-  RC(p_ompd_rel_parallel_handle(NULL), ompd_rc_bad_input);
+  RC(p_ompd_rel_parallel_handle(NULL), ompd_rc_stale_handle);
   RC(p_ompd_rel_address_space_handle(bogus), ompd_rc_stale_handle);
 
   // Releasing the address space makes every handle of it stale.

@@ -6,8 +6,12 @@
 //     region (level 2, 3 threads) of implicit task 0 of the outer region
 //     (level 1, 2 threads);
 //   - the inner region's threads 1 and 2 wait at its explicit barrier;
-//   - the outer region's thread 1 waits for a lock the initial thread holds;
-//   - the workers of an earlier 5-thread region not used since are idle;
+//   - the outer region's (6 threads) thread 1 waits for a lock the initial
+//     thread holds, thread 2 for a critical section it is in, thread 4 in a
+//     taskwait for a task that one of threads 3 and 5 runs (it spins until
+//     the end) at the outer region's closing barrier, where the other
+//     waits;
+//   - the worker of an earlier 9-thread region not used since is idle;
 //   - a native pthread that never called OpenMP sleeps.
 // Before that it writes what it knows about itself through the OpenMP API
 // (and its thread ids) to the file named by argv[1], one "key value" a line.
@@ -23,6 +27,8 @@
 static FILE* facts;
 static omp_lock_t lock;
 static int arrived;
+static int in_critical;
+static int spin_started, spin_release;
 static volatile int native_ready;
 
 static long lwp(void) { return syscall(SYS_gettid); }
@@ -37,7 +43,7 @@ static void* native_thread(void* arg) {
 }
 
 static void in_task_c(void) {
-  while (__atomic_load_n(&arrived, __ATOMIC_ACQUIRE) < 3) usleep(1000);
+  while (__atomic_load_n(&arrived, __ATOMIC_ACQUIRE) < 5) usleep(1000);
   usleep(200000);  // the others are inside their waits by now
   fprintf(facts, "main_lwp %ld\n", lwp());
   fprintf(facts, "level %d\n", omp_get_level());
@@ -73,41 +79,67 @@ int main(int argc, char** argv) {
   omp_set_dynamic(0);
   omp_set_max_active_levels(3);
   omp_set_schedule(omp_sched_dynamic, 3);
-  // Five threads once: the workers the later regions do not take stay idle.
-#pragma omp parallel num_threads(5)
+  // Nine threads once: the worker the later regions do not take stays idle.
+#pragma omp parallel num_threads(9)
   {
 #pragma omp critical
     fprintf(facts, "pool_lwp %ld\n", lwp());
   }
   omp_init_lock(&lock);
   omp_set_lock(&lock);
-#pragma omp parallel num_threads(2)
+#pragma omp parallel num_threads(6)
   {
-    if (omp_get_thread_num() == 1) {
+    int me = omp_get_thread_num();
+    if (me == 1) {
       fprintf(facts, "locked_lwp %ld\n", lwp());
       __atomic_fetch_add(&arrived, 1, __ATOMIC_ACQ_REL);
       omp_set_lock(&lock);  // held by the initial thread: waits
       omp_unset_lock(&lock);
-    } else {
-#pragma omp parallel num_threads(3)
-      {
-        if (omp_get_thread_num() == 0) {
-#pragma omp task if(0) untied
-          {
-#pragma omp task if(0) final(1)
-            {
+    } else if (me == 2) {
+      while (!__atomic_load_n(&in_critical, __ATOMIC_ACQUIRE)) usleep(1000);
+      fprintf(facts, "critical_lwp %ld\n", lwp());
+      __atomic_fetch_add(&arrived, 1, __ATOMIC_ACQ_REL);
+#pragma omp critical(scene)
+      ;  // the initial thread is inside: waits
+    } else if (me == 3 || me == 5) {
+      // To the closing barrier, where one of the two takes up the task.
+      fprintf(facts, "closing_barrier_lwp %ld\n", lwp());
+    } else if (me == 4) {
+      fprintf(facts, "taskwait_lwp %ld\n", lwp());
 #pragma omp task
-              in_task_c();
-            }
-          }
-          omp_unset_lock(&lock);
-        } else {
-#pragma omp critical
-          fprintf(facts, "barrier_lwp %ld\n", lwp());
-          __atomic_fetch_add(&arrived, 1, __ATOMIC_ACQ_REL);
-        }
-#pragma omp barrier
+      {
+        __atomic_store_n(&spin_started, 1, __ATOMIC_RELEASE);
+        while (!__atomic_load_n(&spin_release, __ATOMIC_ACQUIRE)) usleep(1000);
       }
+      // Not a scheduling point: the task starts on another thread.
+      while (!__atomic_load_n(&spin_started, __ATOMIC_ACQUIRE)) usleep(1000);
+      __atomic_fetch_add(&arrived, 1, __ATOMIC_ACQ_REL);
+#pragma omp taskwait
+    } else {
+#pragma omp critical(scene)
+      {
+        __atomic_store_n(&in_critical, 1, __ATOMIC_RELEASE);
+#pragma omp parallel num_threads(3)
+        {
+          if (omp_get_thread_num() == 0) {
+#pragma omp task if(0) untied
+            {
+#pragma omp task if(0) final(1)
+              {
+#pragma omp task
+                in_task_c();
+              }
+            }
+            omp_unset_lock(&lock);
+          } else {
+#pragma omp critical
+            fprintf(facts, "barrier_lwp %ld\n", lwp());
+            __atomic_fetch_add(&arrived, 1, __ATOMIC_ACQ_REL);
+          }
+#pragma omp barrier
+        }
+      }
+      __atomic_store_n(&spin_release, 1, __ATOMIC_RELEASE);
     }
   }
   omp_destroy_lock(&lock);
