@@ -74,6 +74,17 @@ int thread_index();
 Record *slots(Stream stream, unsigned n);
 inline Record *slot(Stream stream) { return slots(stream, 1); }
 
+// Records one event: a record of the event stream, the fields set by the
+// statements given (on r_), then the kind, stored last.
+#define KITE_RECORD_EVENT(KIND, ...)                                       \
+  do {                                                                     \
+    ::kite_rec::Record *r_ = ::kite_rec::slot(::kite_rec::kEvents);        \
+    if (r_) {                                                              \
+      __VA_ARGS__;                                                         \
+      __atomic_store_n(&r_->kind, uint8_t(KIND), __ATOMIC_RELEASE);        \
+    }                                                                      \
+  } while (0)
+
 // A process-unique id: the thread index in the high bits, a per-thread
 // counter below (raw_format.h kIdThreadShift). 0 if the thread cannot record.
 uint64_t new_id();

@@ -36,6 +36,7 @@
 #include "raw_format.h"
 #include "reader.h"
 #include "symbols.h"
+#include "text.h"
 
 using namespace kite_trace;
 using namespace kite_profile;
@@ -49,22 +50,6 @@ bool debug;  // KITE_PROFILE_DEBUG=1: every sample on stderr
   exit(1);
 }
 
-std::string json_escape(const std::string &s) {
-  std::string out;
-  for (unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += char(ch);
-    } else if (ch < 0x20) {
-      char b[8];
-      snprintf(b, sizeof b, "\\u%04x", ch);
-      out += b;
-    } else {
-      out += char(ch);
-    }
-  }
-  return out;
-}
 
 enum Category { kWork, kWaitLock, kWaitBarrier, kWaitTask, kIdle, kOther };
 

@@ -201,14 +201,7 @@ void stop_thread_timer() {
 inline uint64_t idof(const ompt_data_t *d) { return d ? d->value : 0; }
 inline uint64_t ra(const void *p) { return reinterpret_cast<uint64_t>(p); }
 
-#define KP_EVENT(KIND, ...)                                             \
-  do {                                                                  \
-    Record *r_ = kite_rec::slot(kite_rec::kEvents);                     \
-    if (r_) {                                                           \
-      __VA_ARGS__;                                                      \
-      __atomic_store_n(&r_->kind, uint8_t(KIND), __ATOMIC_RELEASE);     \
-    }                                                                   \
-  } while (0)
+#define KP_EVENT KITE_RECORD_EVENT
 
 void on_thread_begin(ompt_thread_t type, ompt_data_t *) {
   KP_EVENT(kite_trace::kThreadBegin, r_->sub = uint8_t(type));

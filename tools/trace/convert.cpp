@@ -33,6 +33,7 @@
 #include "raw_format.h"
 #include "reader.h"
 #include "symbols.h"
+#include "text.h"
 
 using namespace kite_trace;
 
@@ -109,32 +110,10 @@ const char *target_name(unsigned k) {
   return "target";
 }
 
-std::string json_escape(const std::string &s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  for (unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += char(ch);
-    } else if (ch < 0x20) {
-      char b[8];
-      snprintf(b, sizeof b, "\\u%04x", ch);
-      out += b;
-    } else {
-      out += char(ch);
-    }
-  }
-  return out;
-}
 
 // ",a:1,b:2" (how members are built up) -> "a:1,b:2".
 std::string members(const std::string &list) { return list.empty() ? list : list.substr(1); }
 
-std::string hex(uint64_t v) {
-  char b[24];
-  snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
-}
 
 // ---- the whole-process view gathered by the first pass -----------------------
 

@@ -44,24 +44,10 @@ using kite_rec::new_id;
 unsigned groups = kGroupDefault;
 bool active;
 
-// A zeroed event record with its time; the caller fills it and stores the
-// kind last (recorder.h).
-inline Record *slot() { return kite_rec::slot(kite_rec::kEvents); }
-
 inline uint64_t idof(const ompt_data_t *d) { return d ? d->value : 0; }
 inline uint64_t ra(const void *p) { return reinterpret_cast<uint64_t>(p); }
 
-// Stores the fields, then the kind last: a record the converter sees with
-// a kind is whole (a crash between the stores leaves kind 0, which ends the
-// file there).
-#define KT_RECORD(KIND, ...)                      \
-  do {                                            \
-    Record *r_ = slot();                      \
-    if (r_) {                                     \
-      __VA_ARGS__;                                \
-      __atomic_store_n(&r_->kind, uint8_t(KIND), __ATOMIC_RELEASE); \
-    }                                             \
-  } while (0)
+#define KT_RECORD KITE_RECORD_EVENT
 
 void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
   KT_RECORD(kThreadBegin, r_->sub = uint8_t(type));

@@ -18,23 +18,8 @@ import shutil
 import subprocess
 import sys
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        failures.append(what)
-    return cond
-
-
-def marks(source):
-    found = {}
-    with open(source) as f:
-        for n, line in enumerate(f, 1):
-            for m in re.finditer(r"/\* @(\w+) \*/", line):
-                found[m.group(1)] = n
-    return found
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from toolcheck import check, finish, marks, run_kite, runtime_prefix  # noqa: E402
 
 
 def chromium():
@@ -60,16 +45,9 @@ def main():
     ap.add_argument("workdir")
     a = ap.parse_args()
 
-    shutil.rmtree(a.workdir, ignore_errors=True)
-    os.makedirs(a.workdir)
-    out = os.path.join(a.workdir, "p")
-    r = subprocess.run([sys.executable, a.kite, "profile", "--runtime", a.runtime, "-o", out,
-                        "--", a.program], capture_output=True, text=True)
-    print(r.stdout)
-    print(r.stderr)
-    check(r.returncode == 0, "kite profile exits with the program's status 0 (%d)" % r.returncode)
+    r, out = run_kite(a.kite, "profile", a.runtime, a.workdir, "p", a.program)
     p = json.load(open(os.path.join(out, "profile.json")))
-    want = "kite " if a.runtime == "kite" else "LLVM OMP"
+    want = runtime_prefix(a.runtime)
     if not check(p["runtime"].startswith(want), "ran on %s (%s)" % (want, p["runtime"])):
         return
     check(p["version"] == 1 and p["threads"] == 2 and p["samples"] > 100,
@@ -143,7 +121,4 @@ def main():
 
 if __name__ == "__main__":
     main()
-    if failures:
-        print("%d check(s) failed" % len(failures))
-        sys.exit(1)
-    print("all checks passed")
+    finish()

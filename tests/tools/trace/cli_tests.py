@@ -15,14 +15,8 @@ import shutil
 import subprocess
 import sys
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        failures.append(what)
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from toolcheck import check, failures  # noqa: E402
 
 
 def kite(a, *args, env=None, command="trace"):

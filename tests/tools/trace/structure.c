@@ -20,6 +20,7 @@
 #define LOCKS 50
 
 static volatile double sink;
+static int chain_made;
 
 static void work(int n) {
   double s = 0;
@@ -49,13 +50,18 @@ int main(void) {
   {
 #pragma omp task depend(out : x) /* @t1 */
     {
-      work(20000);
+      /* Finish only once t2 and t3 exist, so both edges are real at their
+       * creation (bounded: a runtime may run t1 at t2's creation point). */
+      double until = omp_get_wtime() + 1.0;
+      while (!__atomic_load_n(&chain_made, __ATOMIC_ACQUIRE) && omp_get_wtime() < until)
+        work(100);
       x = 1;
     }
 #pragma omp task depend(in : x) depend(out : y) /* @t2 */
     y = x + 1;
 #pragma omp task depend(in : y) /* @t3 */
     z = y + 1;
+    __atomic_store_n(&chain_made, 1, __ATOMIC_RELEASE);
     for (int i = 0; i < FREE; ++i) {
 #pragma omp task /* @free */
       work(5000);
