@@ -117,6 +117,17 @@ def main():
               % attrs.get("flame-nodes"))
         rows = d.stdout.count("<tr>")
         check(rows >= 1 + len(p["regions"]), "tables have rows (%d)" % rows)
+        # The blame view draws the culprits' call paths.
+        d = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--user-data-dir=" + os.path.join(a.workdir, "chromium"),
+                            "--dump-dom", "file://" + os.path.abspath(html) + "#blame"],
+                           capture_output=True, text=True, timeout=120)
+        body = re.search(r"<body([^>]*)>", d.stdout)
+        attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1))) if body else {}
+        check(attrs.get("status") == "ok" and attrs.get("flame-view") == "blame",
+              "the blame view loads (%s, %s)" % (attrs.get("status"), attrs.get("flame-view")))
+        check(int(attrs.get("flame-nodes", "0")) >= 2, "and draws the blamed code (%s boxes)"
+              % attrs.get("flame-nodes"))
 
 
 if __name__ == "__main__":
