@@ -28,14 +28,14 @@ def marks(source):
     return found
 
 
-def run_kite(kite, command, runtime, workdir, out_name, program):
-    """Runs `kite COMMAND --runtime RUNTIME -o WORKDIR/OUT_NAME -- PROGRAM`
-    in a fresh WORKDIR; returns (completed process, output directory)."""
+def run_kite(kite, command, runtime, workdir, out_name, program, options=()):
+    """Runs `kite COMMAND --runtime RUNTIME [OPTIONS] -o WORKDIR/OUT_NAME --
+    PROGRAM` in a fresh WORKDIR; returns (completed process, output directory)."""
     shutil.rmtree(workdir, ignore_errors=True)
     os.makedirs(workdir)
     out = os.path.join(workdir, out_name)
-    r = subprocess.run([sys.executable, kite, command, "--runtime", runtime, "-o", out,
-                        "--", program], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, kite, command, "--runtime", runtime] + list(options) +
+                       ["-o", out, "--", program], capture_output=True, text=True)
     print(r.stdout)
     print(r.stderr)
     check(r.returncode == 0, "kite %s exits with the program's status 0 (%d)"

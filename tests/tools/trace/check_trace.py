@@ -93,10 +93,12 @@ def main():
     ap.add_argument("--runtime", default="kite")
     ap.add_argument("--fortran", action="store_true")
     ap.add_argument("--render", help="tools/trace/render_svg.py: draw the trace and check the picture")
+    ap.add_argument("--events", help="kite trace --events (all: each loop chunk too)")
     ap.add_argument("workdir")
     a = ap.parse_args()
 
-    run, out = run_kite(a.kite, "trace", a.runtime, a.workdir, "t", a.program)
+    run, out = run_kite(a.kite, "trace", a.runtime, a.workdir, "t", a.program,
+                        ["--events", a.events] if a.events else [])
     summary = json.load(open(os.path.join(out, "trace.summary.json")))
     # First: the trace was recorded on the runtime asked for.
     want = runtime_prefix(a.runtime)
@@ -143,6 +145,22 @@ def main():
         check(all("dynamic" in l["name"] for l in loops), "loops are dynamic")
     if a.runtime == "kite":
         check(all(l["args"].get("count") == 1000 for l in loops), "each loop reports 1000 iterations")
+    chunks = [e for e in events if e.get("ph") == "X" and e["name"] == "chunk"]
+    if a.events == "all":
+        # Every iteration of the 4 dynamic loops is dispatched once, in
+        # chunks of 10, each chunk inside its thread's loop slice.
+        its = sum(c["args"].get("iterations", 0) for c in chunks)
+        check(its == 4 * 1000, "the loops' chunks hold 4 x 1000 iterations (%d in %d chunks)"
+              % (its, len(chunks)))
+        check(all(c["args"].get("iterations") <= 10 for c in chunks), "chunks of at most 10")
+        inside = 0
+        for c in chunks:
+            inside += any(l["tid"] == c["tid"] and l["ts"] <= c["ts"] and
+                          c["ts"] + c["dur"] <= l["ts"] + l["dur"] + 0.001 for l in loops)
+        check(inside == len(chunks), "each chunk lies inside a loop slice (%d of %d)"
+              % (inside, len(chunks)))
+    else:
+        check(not chunks, "no chunk slices with the default events (%d)" % len(chunks))
     crit = slices_named(events, "critical", region, base)
     check(len(crit) == 12, "12 critical holds (got %d)" % len(crit))
 
