@@ -102,7 +102,6 @@ void on_parallel_begin_slow(Thread* me, Team* team, const ForkSpec& spec) {
   if (cb)
     cb(&me->task->ompt.task_data, &me->task->ompt.frame, &ts.parallel_data, ts.requested,
        ts.flags, ts.codeptr_ra);
-  ompd::bp_parallel_begin();
 }
 
 void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
@@ -112,6 +111,16 @@ void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
   if (cb)
     cb(ompt_scope_begin, &team->ompt.parallel_data, &team->implicit[tid].ompt.task_data,
        unsigned(team->nthreads), unsigned(tid), ompt_task_implicit);
+  // ompd_bp_parallel_begin (OpenMP 5.2 §20.6.2): the debugger's current
+  // region is the one beginning, its current task the encountering one.
+  // Here, on the primary, the thread is in the new team already: its task
+  // is set back to the encountering task for the breakpoint's duration.
+  if (KITE_UNLIKELY(ompd::g_debugging) && tid == 0) {
+    Task* implicit = me->task;
+    me->task = team->parent_task;
+    ompd_bp_parallel_begin();
+    me->task = implicit;
+  }
   ompd::bp_task_begin();
 }
 
@@ -164,7 +173,14 @@ void on_region_barrier_end_slow(Thread* me, Team* team) {
 }
 
 void on_parallel_end_slow(Thread* me, Team* team) {
-  ompd::bp_parallel_end();
+  // ompd_bp_parallel_end: the current region is the one ending, the current
+  // task the encountering one, which the thread is back in already.
+  if (KITE_UNLIKELY(ompd::g_debugging)) {
+    Team* outer = me->team;
+    me->team = team;
+    ompd_bp_parallel_end();
+    me->team = outer;
+  }
   Task* enc = me->task;
   auto cb = callback<ompt_callback_parallel_end_t>(ompt_callback_parallel_end);
   if (cb) cb(&team->ompt.parallel_data, &enc->ompt.task_data, team->ompt.flags, team->ompt.codeptr_ra);

@@ -208,7 +208,7 @@ def main():
                          "-ex", "set args " + facts_path, "-ex", "source " + init,
                          "-ex", "ompd init", "-ex", "source " + bpcount,
                          "-ex", "break stop_here", "-ex", "continue", "-ex", "kite-bp-counts",
-                         "-ex", "source " + probe, "-ex", "generate-core-file " + core,
+                         "-ex", "kite-bp-binding", "-ex", "source " + probe, "-ex", "generate-core-file " + core,
                          "-ex", "source " + os.path.join(here, "battery.py"), "-ex", "kill", a.program],
                    env, os.path.join(a.work, "live.log"))
     if not os.path.exists(facts_path):
@@ -237,6 +237,12 @@ def main():
     for name, n in want_bp.items():
         check(got.get("bp." + name) == str(n),
               "live: ompd_bp_%s called %d times (got %r)" % (name, n, got.get("bp." + name)))
+    # At each of those region breakpoints: current region = the one
+    # beginning or ending, current task = the encountering one.
+    for name in ("parallel_begin", "parallel_end"):
+        check(got.get("binding." + name) == got.get("bp." + name),
+              "live: ompd_bp_%s binding right every time (%r of %r)" %
+              (name, got.get("binding." + name), got.get("bp." + name)))
     check(re.search(r"Thread \d+ \(%s\) is no OpenMP thread" % facts["native_lwp"][0],
                     section(live, "ompd threads")) is not None, "live: ompd threads: native thread is no OpenMP thread")
     check(os.path.exists(core), "live: generate-core-file wrote the core")

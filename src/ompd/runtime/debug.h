@@ -44,12 +44,8 @@ void tracking_started();
 void thread_begins(Thread* t);
 void thread_ends(Thread* t);
 
-inline void bp_parallel_begin() {
-  if (KITE_UNLIKELY(g_debugging)) ompd_bp_parallel_begin();
-}
-inline void bp_parallel_end() {
-  if (KITE_UNLIKELY(g_debugging)) ompd_bp_parallel_end();
-}
+// ompd_bp_parallel_begin/end need the thread's view adjusted around them
+// (the region and the encountering task): ompt/events.cpp calls them.
 inline void bp_task_begin() {
   if (KITE_UNLIKELY(g_debugging)) ompd_bp_task_begin();
 }
