@@ -24,6 +24,7 @@
 
 #include "core/places.h"
 #include "ompt/callbacks.h"
+#include "ompt/ora.h"
 #include "ompd/runtime/debug.h"
 
 extern "C" int omp_get_initial_device(void);
@@ -221,6 +222,8 @@ void activate_once() {
   while (g_once.load(std::memory_order_acquire) != 2) sched_yield_portable();
 }
 
+bool tool_attached() { return g_tool && !g_finalized.load(std::memory_order_relaxed); }
+
 void finalize_tool() {
   if (!g_active.load(std::memory_order_acquire) || !g_tool) return;
   if (g_finalized.exchange(true)) return;
@@ -230,8 +233,9 @@ void finalize_tool() {
   Thread* me = tls_self;
   if (me && !me->is_worker && me->team == nullptr && me->task == &me->initial_task)
     on_initial_thread_end(me);
-  // Under OMP_DEBUG the bookkeeping goes on for the debugger.
-  g_active.store(ompd::g_debugging != 0, std::memory_order_release);
+  // Under OMP_DEBUG the bookkeeping goes on for the debugger, and for an
+  // ORA collector's session (ora.cpp).
+  g_active.store(ompd::g_debugging != 0 || ora::started(), std::memory_order_release);
   clear_callbacks();
   if (g_tool->finalize) g_tool->finalize(&g_tool->tool_data);
 }

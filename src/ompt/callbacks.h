@@ -39,6 +39,8 @@ inline F callback(ompt_callbacks_t e) {
 void activate_once();
 // Finalizes the tool (from ompt_finalize_tool or at process exit).
 void finalize_tool();
+// An OMPT tool's initializer accepted and the tool is not finalized.
+bool tool_attached();
 
 // --- entry points (entry_points.cpp) ---------------------------------------
 // The lookup function handed to the tool's initializer.
@@ -157,8 +159,9 @@ inline void on_region_barrier_end(Thread* me, Team* team) {
 }
 
 // A worker went back to waiting for work.
+void on_worker_idle_slow(Thread* me);
 inline void on_worker_idle(Thread* me) {
-  if (active()) set_state(me, ompt_state_idle);
+  if (active()) on_worker_idle_slow(me);
 }
 
 // Join complete; `me` is restored to the encountering task.

@@ -10,6 +10,7 @@
 #include "ompt/callbacks.h"
 #include "ompt/events_task.h"
 #include "ompt/events_ws.h"
+#include "ompt/ora.h"
 #include "ompd/runtime/debug.h"
 
 namespace kite {
@@ -44,12 +45,14 @@ ompt_data_t* region_outside_teams(Thread* me, Task* t) {
 
 void on_thread_begin_slow(Thread* t, ompt_thread_t kind) {
   set_state(t, kind == ompt_thread_worker ? ompt_state_idle : ompt_state_work_serial);
+  if (kind == ompt_thread_worker) ora::idle_begin(t);
   ompd::thread_begins(t);
   auto cb = callback<ompt_callback_thread_begin_t>(ompt_callback_thread_begin);
   if (cb) cb(kind, &t->ompt.thread_data);
 }
 
 void on_thread_end_slow(Thread* t) {
+  ora::idle_end(t);
   auto cb = callback<ompt_callback_thread_end_t>(ompt_callback_thread_end);
   if (cb) cb(&t->ompt.thread_data);
   set_state(t, ompt_state_undefined);
@@ -102,10 +105,12 @@ void on_parallel_begin_slow(Thread* me, Team* team, const ForkSpec& spec) {
   if (cb)
     cb(&me->task->ompt.task_data, &me->task->ompt.frame, &ts.parallel_data, ts.requested,
        ts.flags, ts.codeptr_ra);
+  ora::on_fork(me, team);
 }
 
 void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
   set_state(me, ompt_state_work_parallel);
+  ora::idle_end(me);
   me->ompt.cancel_seen_team = nullptr;
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb)
@@ -133,8 +138,10 @@ void on_region_barrier_begin_slow(Thread* me, Team* team) {
   const void* ra = team->ompt.codeptr_ra;
   sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_implicit_parallel,
               ompt_scope_begin, &team->ompt.parallel_data, task_data, ra);
-  set_state(me, ompt_state_wait_barrier_implicit_parallel);
   me->ompt.wait_id = reinterpret_cast<ompt_wait_id_t>(&team->barrier);
+  std::atomic_signal_fence(std::memory_order_release);
+  set_state(me, ompt_state_wait_barrier_implicit_parallel);
+  ora::emit(OMP_EVENT_THR_BEGIN_IBAR);
   sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_implicit_parallel,
               ompt_scope_begin, &team->ompt.parallel_data, task_data, ra);
 }
@@ -152,6 +159,7 @@ void on_region_barrier_end_slow(Thread* me, Team* team) {
               ompt_scope_end, nullptr, task_data, ra);
   set_state(me, ompt_state_overhead);
   me->ompt.wait_id = 0;
+  ora::emit(OMP_EVENT_THR_END_IBAR);
   sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_implicit_parallel,
               ompt_scope_end, nullptr, task_data, ra);
   // The region's closing barrier is a cancellation point: a thread that
@@ -186,6 +194,12 @@ void on_parallel_end_slow(Thread* me, Team* team) {
   if (cb) cb(&team->ompt.parallel_data, &enc->ompt.task_data, team->ompt.flags, team->ompt.codeptr_ra);
   clear_enter_frame(enc);
   set_state(me, working_state(me));
+  ora::on_join(me, team);
+}
+
+void on_worker_idle_slow(Thread* me) {
+  set_state(me, ompt_state_idle);
+  ora::idle_begin(me);
 }
 
 void on_explicit_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
@@ -197,8 +211,10 @@ void on_explicit_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* 
     set_enter_frame(task, enter_frame);
     sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_explicit, ep, pd,
                 &task->ompt.task_data, codeptr_ra);
-    set_state(me, ompt_state_wait_barrier_explicit);
     me->ompt.wait_id = me->team ? reinterpret_cast<ompt_wait_id_t>(&me->team->barrier) : 0;
+    std::atomic_signal_fence(std::memory_order_release);
+    set_state(me, ompt_state_wait_barrier_explicit);
+    ora::emit(OMP_EVENT_THR_BEGIN_EBAR);
     sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_explicit, ep, pd,
                 &task->ompt.task_data, codeptr_ra);
   } else {
@@ -206,6 +222,7 @@ void on_explicit_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* 
                 &task->ompt.task_data, codeptr_ra);
     set_state(me, working_state(me));
     me->ompt.wait_id = 0;
+    ora::emit(OMP_EVENT_THR_END_EBAR);
     sync_region(ompt_callback_sync_region, ompt_sync_region_barrier_explicit, ep, pd,
                 &task->ompt.task_data, codeptr_ra);
     clear_enter_frame(task);

@@ -5,6 +5,8 @@
 // the mutex's wait id, and from mutex_acquired sees the thread working again.
 #include "ompt/events_mutex.h"
 
+#include "ompt/ora.h"
+
 namespace kite {
 namespace ompt {
 
@@ -83,7 +85,10 @@ unsigned lock_hint(const void* lock) {
 
 void on_mutex_acquire(Thread* me, ompt_mutex_t kind, unsigned hint, const void* wait_id,
                       int wait_state, const void* codeptr_ra) {
-  if (wait_state) set_waiting(me, wait_state, wait_id);
+  if (wait_state) {
+    set_waiting(me, wait_state, wait_id);
+    ora::wait_begin(me, wait_state);
+  }
   auto cb = callback<ompt_callback_mutex_acquire_t>(ompt_callback_mutex_acquire);
   if (cb) cb(kind, hint, kMutexImplSpinFutex, as_wait_id(wait_id), codeptr_ra);
 }
@@ -91,6 +96,7 @@ void on_mutex_acquire(Thread* me, ompt_mutex_t kind, unsigned hint, const void* 
 void on_mutex_acquired(Thread* me, ompt_mutex_t kind, const void* wait_id,
                        const void* codeptr_ra) {
   set_working(me);
+  ora::wait_end(me);
   auto cb = callback<ompt_callback_mutex_t>(ompt_callback_mutex_acquired);
   if (cb) cb(kind, as_wait_id(wait_id), codeptr_ra);
 }
@@ -102,7 +108,10 @@ void on_mutex_released(ompt_mutex_t kind, const void* wait_id, const void* codep
 
 void on_nest_lock(Thread* me, ompt_scope_endpoint_t ep, const void* wait_id,
                   const void* codeptr_ra) {
-  if (ep == ompt_scope_begin) set_working(me);
+  if (ep == ompt_scope_begin) {
+    set_working(me);
+    ora::wait_end(me);
+  }
   auto cb = callback<ompt_callback_nest_lock_t>(ompt_callback_nest_lock);
   if (cb) cb(ep, as_wait_id(wait_id), codeptr_ra);
 }
@@ -114,9 +123,11 @@ void on_ordered_begin(Thread* me, const void* codeptr_ra) {
 
 void on_ordered_acquired(Thread* me, const void* codeptr_ra) {
   on_mutex_acquired(me, ompt_mutex_ordered, ordered_wait_id(me), codeptr_ra);
+  ora::emit(OMP_EVENT_THR_BEGIN_ORDERED);
 }
 
 void on_ordered_end(Thread* me, const void* codeptr_ra) {
+  ora::emit(OMP_EVENT_THR_END_ORDERED);
   on_mutex_released(ompt_mutex_ordered, ordered_wait_id(me), codeptr_ra);
 }
 

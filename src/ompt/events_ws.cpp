@@ -2,6 +2,7 @@
 #include "ompt/events_ws.h"
 
 #include "ompt/events_task.h"
+#include "ompt/ora.h"
 
 namespace kite {
 namespace ompt {
@@ -41,6 +42,7 @@ void work_begin_slow(Thread* me, int work, uint64_t count, const void* codeptr_r
   me->ompt.work = work;
   me->ompt.work_ra = codeptr_ra;
   me->ompt.work_count = count;
+  if (work == ompt_work_single_executor) ora::emit(OMP_EVENT_THR_BEGIN_SINGLE);
   auto cb = callback<ompt_callback_work_t>(ompt_callback_work);
   if (cb)
     cb(static_cast<ompt_work_t>(work), ompt_scope_begin, current_region(me),
@@ -58,6 +60,7 @@ void work_end_slow(Thread* me) {
   if (cb)
     cb(static_cast<ompt_work_t>(work), ompt_scope_end, current_region(me), &me->task->ompt.task_data,
        me->ompt.work_count, me->ompt.work_ra);
+  if (work == ompt_work_single_executor) ora::emit(OMP_EVENT_THR_END_SINGLE);
 }
 
 void dispatch_slow(Thread* me, uint64_t first, uint64_t iterations) {
@@ -105,13 +108,16 @@ void barrier_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
     ws_cancel_at_barrier(me, ep, codeptr_ra);
     if (enter_frame) set_enter_frame(task, enter_frame);
     sync(ompt_callback_sync_region, kind, ep, me, codeptr_ra);
-    set_state(me, wait_state(kind));
     me->ompt.wait_id = me->team ? reinterpret_cast<ompt_wait_id_t>(&me->team->barrier) : 0;
+    std::atomic_signal_fence(std::memory_order_release);
+    set_state(me, wait_state(kind));
+    ora::emit(OMP_EVENT_THR_BEGIN_IBAR);
     sync(ompt_callback_sync_region_wait, kind, ep, me, codeptr_ra);
   } else {
     sync(ompt_callback_sync_region_wait, kind, ep, me, codeptr_ra);
     set_state(me, me->team ? ompt_state_work_parallel : ompt_state_work_serial);
     me->ompt.wait_id = 0;
+    ora::emit(OMP_EVENT_THR_END_IBAR);
     sync(ompt_callback_sync_region, kind, ep, me, codeptr_ra);
     clear_enter_frame(task);
     ws_cancel_at_barrier(me, ep, codeptr_ra);
@@ -172,8 +178,10 @@ void distribute_end_slow(Thread* me) {
 }
 
 void masked_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
+  if (ep == ompt_scope_begin) ora::emit(OMP_EVENT_THR_BEGIN_MASTER);
   auto cb = callback<ompt_callback_masked_t>(ompt_callback_masked);
   if (cb) cb(ep, current_region(me), &me->task->ompt.task_data, codeptr_ra);
+  if (ep == ompt_scope_end) ora::emit(OMP_EVENT_THR_END_MASTER);
 }
 
 void flush_slow(Thread* me, const void* codeptr_ra) {

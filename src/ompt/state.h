@@ -65,6 +65,12 @@ struct ThreadState {
   // The device construct this thread encountered and has not finished,
   // for ompt_get_target_info (null outside one).
   TargetRecord* target;
+  // ORA (src/ompt/ora.cpp): the team a FORK or JOIN callback is about,
+  // the end event owed for the mutex wait begun, and whether the thread
+  // reported THR_BEGIN_IDLE without its end yet.
+  const void* ora_event_team;
+  int ora_wait_end;
+  bool ora_idle;
 };
 
 struct TaskState {
@@ -98,6 +104,7 @@ struct TeamState {
   const void* codeptr_ra;     // return address of the construct's ABI call
   unsigned requested;         // requested team size (parallel_begin)
   int flags;                  // ompt_parallel_flag_t bits of the region
+  uint64_t ora_id;            // ORA's parallel region id, from 1 (ora.cpp)
 };
 
 }  // namespace ompt
