@@ -119,6 +119,19 @@ try:
     out("tasks", ",".join(chain))
     sched = ompdModule.call_ompd_get_scheduling_task_handle(task)
     gen = ompdModule.call_ompd_get_generating_task_handle(task)
+    # The user pthread that called OpenMP once: its own initial task.
+    serial = int(facts["serial_lwp"][0])
+    sh = ompdModule.get_thread_handle(serial, aspace)
+    sp = ompdModule.call_ompd_get_curr_parallel_handle(sh)
+    st = ompdModule.call_ompd_get_curr_task_handle(sh)
+    out("serial.region", "%d:%d" % (
+        ompdModule.call_ompd_get_icv_from_scope(sp, 4, icvs["levels-var"][0]),
+        ompdModule.call_ompd_get_icv_from_scope(sp, 4, icvs["team-size-var"][0])))
+    out("serial.task", "%s/%d" % (
+        "none" if ask(ompdModule.call_ompd_get_task_function, st) is None else "some",
+        ompdModule.call_ompd_get_icv_from_scope(st, 6, icvs["explicit-task-var"][0])))
+    out("serial.generating", "none" if ask(ompdModule.call_ompd_get_generating_task_handle, st) is None else "some")
+    out("serial.enclosing", "none" if ask(ompdModule.call_ompd_get_enclosing_parallel_handle, sp) is None else "some")
     out("scheduling_is_generating",
         int(ompdModule.call_ompd_get_task_function(sched) == ompdModule.call_ompd_get_task_function(gen)))
 except Exception:

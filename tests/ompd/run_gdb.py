@@ -21,7 +21,7 @@ import sys
 
 SKIP = 77
 WAIT_LOCK, WAIT_BARRIER_EXPLICIT, WORK_PARALLEL, IDLE = 0x41, 0x14, 0x01, 0x100
-WAIT_CRITICAL, WAIT_BARRIER_IMPLICIT_PARALLEL, WAIT_TASKWAIT = 0x42, 0x11, 0x20
+WAIT_CRITICAL, WAIT_BARRIER_IMPLICIT_PARALLEL, WAIT_TASKWAIT, WORK_SERIAL = 0x42, 0x11, 0x20, 0x00
 
 failures = []
 
@@ -66,6 +66,15 @@ def compare(phase, text, facts, source_name):
     # Thread handles, states and wait ids.
     check(got.get("thread." + native) == "none",
           "%s: the native pthread has no thread handle (got %r)" % (phase, got.get("thread." + native)))
+    serial = facts["serial_lwp"][0]
+    check(got.get("thread." + serial) == "%d 0" % WORK_SERIAL,
+          "%s: the user pthread that called OpenMP works serially (got %r)" % (phase, got.get("thread." + serial)))
+    check(got.get("serial.region") == "%s:1" % facts["serial_level"][0] and
+          got.get("serial.task") == "none/0" and got.get("serial.generating") == "none" and
+          got.get("serial.enclosing") == "none",
+          "%s: that thread is in its initial task's implicit region (%r %r %r %r)" %
+          (phase, got.get("serial.region"), got.get("serial.task"), got.get("serial.generating"),
+           got.get("serial.enclosing")))
     check(got.get("thread." + main) == "%d 0" % WORK_PARALLEL,
           "%s: initial thread works in parallel (got %r)" % (phase, got.get("thread." + main)))
     check(got.get("thread." + locked) == "%d %s" % (WAIT_LOCK, lock_addr),
@@ -91,7 +100,7 @@ def compare(phase, text, facts, source_name):
     check(closing == sorted([str(WORK_PARALLEL), str(WAIT_BARRIER_IMPLICIT_PARALLEL)]),
           "%s: at the closing barrier one thread runs the task, one waits (got %s)" % (phase, closing))
     others = [k[len("thread."):] for k in got if k.startswith("thread.") and got[k] != "none"]
-    waiting = facts["closing_barrier_lwp"] + [facts[k][0] for k in ("critical_lwp", "taskwait_lwp")]
+    waiting = facts["closing_barrier_lwp"] + [facts[k][0] for k in ("critical_lwp", "taskwait_lwp", "serial_lwp")]
     idle = [t for t in others if t not in [main, locked] + barrier + waiting]
     check(len(idle) >= 1, "%s: at least one idle pool worker (got %s)" % (phase, idle))
     for t in idle:
@@ -230,10 +239,11 @@ def main():
     # primary (the 9-thread one, the outer, the inner), ended (the first);
     # implicit tasks begun (9 + 6 + 3) and explicit task bodies (A, B, C and
     # the spinning task), ended (the first region's 9); threads begun (the
-    # initial one and the 8 workers); no device.
+    # initial thread, the user pthread that called OpenMP and the 8
+    # workers); no device.
     got = probes(live)
     want_bp = {"parallel_begin": 3, "parallel_end": 1, "task_begin": 22, "task_end": 9,
-               "thread_begin": 9, "thread_end": 0, "device_begin": 0, "device_end": 0}
+               "thread_begin": 10, "thread_end": 0, "device_begin": 0, "device_end": 0}
     for name, n in want_bp.items():
         check(got.get("bp." + name) == str(n),
               "live: ompd_bp_%s called %d times (got %r)" % (name, n, got.get("bp." + name)))

@@ -338,6 +338,7 @@ int main(int argc, char** argv) {
     RC(p_ompd_get_state(th, &st, &wait), ompd_rc_ok);
     if (lwps[i] == locked_lwp) CHECK(st == ompt_state_wait_lock && (long)wait == lock_addr);
     if (lwps[i] == main_lwp) CHECK(st == ompt_state_work_parallel);
+    if (lwps[i] == fact(facts, "serial_lwp", 0)) CHECK(st == ompt_state_work_serial);
     if (lwps[i] == fact(facts, "critical_lwp", 0)) CHECK(st == ompt_state_wait_critical && wait != 0);
     if (lwps[i] == fact(facts, "taskwait_lwp", 0)) CHECK(st == ompt_state_wait_taskwait);
     for (int b = 0; b < 2; ++b)

@@ -12,7 +12,8 @@
 //     the end) at the outer region's closing barrier, where the other
 //     waits;
 //   - the worker of an earlier 9-thread region not used since is idle;
-//   - a native pthread that never called OpenMP sleeps.
+//   - a native pthread that never called OpenMP sleeps, and another that
+//     called one OpenMP routine (an initial thread, working serially).
 // Before that it writes what it knows about itself through the OpenMP API
 // (and its thread ids) to the file named by argv[1], one "key value" a line.
 #include <omp.h>
@@ -29,7 +30,7 @@ static omp_lock_t lock;
 static int arrived;
 static int in_critical;
 static int spin_started, spin_release;
-static volatile int native_ready;
+static volatile int native_ready, serial_ready;
 
 static long lwp(void) { return syscall(SYS_gettid); }
 
@@ -66,6 +67,14 @@ static void in_task_c(void) {
   stop_here();
 }
 
+static void* serial_thread(void* arg) {
+  fprintf(facts, "serial_lwp %ld\n", lwp());
+  fprintf(facts, "serial_level %d\n", omp_get_level());
+  serial_ready = 1;
+  for (;;) pause();
+  return arg;
+}
+
 int main(int argc, char** argv) {
   KITE_TEST_BEGIN();
   if (argc < 2) return 2;
@@ -75,6 +84,9 @@ int main(int argc, char** argv) {
   pthread_t native;
   pthread_create(&native, NULL, native_thread, NULL);
   while (!native_ready) usleep(1000);
+  pthread_t serial;
+  pthread_create(&serial, NULL, serial_thread, NULL);
+  while (!serial_ready) usleep(1000);
 
   omp_set_dynamic(0);
   omp_set_max_active_levels(3);
