@@ -185,6 +185,8 @@ def main():
     ap.add_argument("--library", required=True)
     ap.add_argument("--runtime", required=True)
     ap.add_argument("--work", required=True)
+    # Where the program finds libkite.so.1 first (LD_LIBRARY_PATH), e.g. a
+    # stripped copy with libkite-ompd.so next to it.
     ap.add_argument("--libpath", default="")
     a = ap.parse_args()
     gdb = shutil.which(a.gdb)
