@@ -19,6 +19,9 @@ TOOL_SUFFIX = "-emptytool"
 # <variant><TRACE_SUFFIX> is <variant> with `kite trace`'s recording library
 # (libkite-trace.so, default events) attached.
 TRACE_SUFFIX = "-trace"
+# <variant><PROFILE_SUFFIX> is <variant> with `kite profile`'s sampler
+# (libkite-profile.so, 1000 Hz per thread) attached.
+PROFILE_SUFFIX = "-profile"
 SCHEMA = "kite-bench/1"
 
 
@@ -92,6 +95,8 @@ def summarize(runs, variants, threads_list, constructs, event_counts=None):
             # tool over the same runtime and binary without it.
             row["tool_ratios"] = {name: ratio(row[name + TOOL_SUFFIX]["median_us"], row[name]["median_us"])
                                   for name in variants if name + TOOL_SUFFIX in row}
+            row["profile_ratios"] = {name: ratio(row[name + PROFILE_SUFFIX]["median_us"], row[name]["median_us"])
+                                     for name in variants if name + PROFILE_SUFFIX in row}
             row["trace"] = {name: trace_cost(row[name + TRACE_SUFFIX]["median_us"], row[name]["median_us"],
                                              ((event_counts or {}).get(name + TRACE_SUFFIX, {}).get(str(t), {})
                                               .get(c, {})).get("per_instance"), t)
@@ -173,6 +178,9 @@ def markdown_table(data):
             lines.append(f"| {c} | " + " | ".join(cells) + " |")
     lines += tool_table(data)
     lines += trace_table(data)
+    lines += tool_table(data, PROFILE_SUFFIX, "profile_ratios",
+                        "Profiling overhead: median overhead with `kite profile`'s sampler (libkite-profile.so, "
+                        "1000 Hz per thread) / without it, same runtime and binary (**bold!** = above 1.15):")
     for t in ts:
         lines.append("")
         lines.append(f"Median overhead per construct instance, µs, {t} thread(s):")
@@ -187,14 +195,15 @@ def markdown_table(data):
     return "\n".join(lines) + "\n"
 
 
-def tool_table(data):
-    """Per runtime and build: overhead with the empty tool / without it."""
+def tool_table(data, suffix=TOOL_SUFFIX, key="tool_ratios",
+               title="Tool overhead: median overhead with an OMPT tool registering every callback with empty "
+                     "bodies / without a tool, same runtime and binary (**bold!** = above 1.15):"):
+    """Per runtime and build: overhead with a tool (by default the empty one) / without it."""
     ts = list(data["summary"].keys())
-    names = [n for n in data["variants"] if n + TOOL_SUFFIX in data["variants"]]
+    names = [n for n in data["variants"] if n + suffix in data["variants"]]
     if not names or not ts:
         return []
-    lines = ["", "Tool overhead: median overhead with an OMPT tool registering every callback with empty "
-                 "bodies / without a tool, same runtime and binary (**bold!** = above 1.15):", ""]
+    lines = ["", title, ""]
     head = [f"{n} T={t}" for n in names for t in ts]
     lines.append("| construct | " + " | ".join(head) + " |")
     lines.append("|---|" + "---:|" * len(head))
@@ -202,7 +211,7 @@ def tool_table(data):
         cells = []
         for n in names:
             for t in ts:
-                r = data["summary"][t][c].get("tool_ratios", {}).get(n)
+                r = data["summary"][t][c].get(key, {}).get(n)
                 cells.append("–" if r is None else (f"**{r:.2f}!**" if r > 1.15 else f"{r:.2f}"))
         lines.append(f"| {c} | " + " | ".join(cells) + " |")
     return lines
@@ -366,7 +375,8 @@ def validate(path, required=()):
         # The clang build may be missing (no clang here): then no clang variant runs.
         if v.get("binary") == "clang" and str(v["unavailable"]).startswith("no clang build"):
             continue
-        if v["base"] == "kite" and v["unavailable"] and not v.get("expect_stderr") and not v.get("trace"):
+        if v["base"] == "kite" and v["unavailable"] and not v.get("expect_stderr") and not v.get("trace") \
+                and not v.get("profile"):
             problems.append(f"Kite variant {name} could not run: {v['unavailable']}")
     for name in required:
         v = data["variants"].get(name)
