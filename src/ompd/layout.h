@@ -9,9 +9,12 @@
 // so the layout lives in exactly one place and no debug information is
 // needed.
 //
-// Adding an entry changes the tables' length; the library refuses a runtime
-// whose tables do not have the length it was built for.
+// The table starts {magic, number of entries, hash of the entries' names
+// in order}: the library refuses a runtime whose table was built from
+// another list than its own.
 #pragma once
+
+#include <stdint.h>
 
 // Fields: F(name, struct, member). Published as {offset, size}.
 #define KITE_OMPD_FIELDS(F)                                   \
@@ -109,5 +112,18 @@
 #define KITE_OMPD_ADDRESSES(A) \
   A(icvs) A(threads) A(tracking) A(debugging) A(kmpc_fork) A(kmpc_task) A(version_string)
 
-// The first two words of kite_ompd_layout.
+// The first word of kite_ompd_layout.
 #define KITE_OMPD_LAYOUT_MAGIC 0x4b6974654f4d5044ull /* "KiteOMPD" */
+
+// The third: FNV-1a of every entry's name, in order.
+#define KITE_OMPD_NAME_F(name, type, member) #name ","
+#define KITE_OMPD_NAME_C(name, expr) #name ","
+#define KITE_OMPD_NAME_A(name) #name ","
+constexpr uint64_t kite_ompd_names_hash(const char* s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (; *s; ++s) h = (h ^ uint8_t(*s)) * 0x100000001b3ull;
+  return h;
+}
+constexpr uint64_t kKiteOmpdNamesHash = kite_ompd_names_hash(
+    KITE_OMPD_FIELDS(KITE_OMPD_NAME_F) KITE_OMPD_CONSTANTS(KITE_OMPD_NAME_C)
+        KITE_OMPD_ADDRESSES(KITE_OMPD_NAME_A));

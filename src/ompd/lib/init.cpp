@@ -40,15 +40,16 @@ ompd_rc_t load_layout(_ompd_aspace_handle* s) {
   ompd_addr_t table;
   rc = lookup(s->context, "kite_ompd_layout", &table);
   if (rc != ompd_rc_ok) return rc;
-  uint64_t magic = 0, count = 0;
-  if (read_uint(s, table, 8, &magic) != ompd_rc_ok || read_uint(s, table + 8, 8, &count) != ompd_rc_ok)
+  uint64_t magic = 0, count = 0, names = 0;
+  if (read_uint(s, table, 8, &magic) != ompd_rc_ok || read_uint(s, table + 8, 8, &count) != ompd_rc_ok ||
+      read_uint(s, table + 16, 8, &names) != ompd_rc_ok)
     return ompd_rc_incompatible;
-  if (magic != KITE_OMPD_LAYOUT_MAGIC) return ompd_rc_incompatible;
-  // A runtime from another build of Kite: use the libkite-ompd.so built
-  // with it (its ompd_dll_locations names it). No message through
+  if (magic != KITE_OMPD_LAYOUT_MAGIC || names != kKiteOmpdNamesHash) return ompd_rc_incompatible;
+  // A runtime built from another list of entries: use the libkite-ompd.so
+  // built with it (its ompd_dll_locations names it). No message through
   // print_string: LLVM's gdb plugin cannot print any string it is given.
   if (count != uint64_t(kFieldCount) + uint64_t(kConstantCount)) return ompd_rc_incompatible;
-  ompd_addr_t at = table + 16;
+  ompd_addr_t at = table + 24;
   for (int i = 0; i < kFieldCount; ++i, at += 16) {
     if (read_uint(s, at, 8, &s->layout.field_offset[i]) != ompd_rc_ok ||
         read_uint(s, at + 8, 8, &s->layout.field_size[i]) != ompd_rc_ok)

@@ -40,8 +40,8 @@ constexpr unsigned kEntries = 0 KITE_OMPD_FIELDS(KITE_FIELD_COUNT)
 #define KITE_FIELD_ENTRY(name, type, member) \
   offsetof(type, member), sizeof(static_cast<type*>(nullptr)->member),
 #define KITE_CONST_ENTRY(name, expr) static_cast<uint64_t>(expr), 0,
-extern "C" KITE_EXPORT const uint64_t kite_ompd_layout[2 + 2 * kEntries] = {
-    KITE_OMPD_LAYOUT_MAGIC, kEntries,
+extern "C" KITE_EXPORT const uint64_t kite_ompd_layout[3 + 2 * kEntries] = {
+    KITE_OMPD_LAYOUT_MAGIC, kEntries, kKiteOmpdNamesHash,
     KITE_OMPD_FIELDS(KITE_FIELD_ENTRY) KITE_OMPD_CONSTANTS(KITE_CONST_ENTRY)};
 #pragma GCC diagnostic pop
 

@@ -148,6 +148,10 @@ static uint64_t runtime_symbol(const char* sym) {
 }
 
 // --- the callbacks ---------------------------------------------------------------
+// Faults the tests inject: a symbol the debugger cannot find, a word of the
+// target that reads differently (as from another build of the runtime).
+static int hide_symbols;
+static uint64_t corrupt_at;
 struct _ompd_aspace_cont { int id; };
 static struct _ompd_aspace_cont context = {1};
 
@@ -165,7 +169,7 @@ static ompd_rc_t cb_sizes(ompd_address_space_context_t* c, ompd_device_type_size
 }
 static ompd_rc_t cb_symbol(ompd_address_space_context_t* c, ompd_thread_context_t* t, const char* name,
                            ompd_address_t* addr, const char* file) {
-  uint64_t a = runtime_symbol(name);
+  uint64_t a = hide_symbols ? 0 : runtime_symbol(name);
   if (!a) return ompd_rc_error;
   addr->segment = OMPD_SEGMENT_UNSPECIFIED;
   addr->address = a;
@@ -173,7 +177,10 @@ static ompd_rc_t cb_symbol(ompd_address_space_context_t* c, ompd_thread_context_
 }
 static ompd_rc_t cb_read(ompd_address_space_context_t* c, ompd_thread_context_t* t,
                          const ompd_address_t* a, ompd_size_t n, void* buf) {
-  return core_read(a->address, n, buf) == 0 ? ompd_rc_ok : ompd_rc_error;
+  if (core_read(a->address, n, buf) != 0) return ompd_rc_error;
+  if (corrupt_at && corrupt_at >= a->address && corrupt_at < a->address + n)
+    ((unsigned char*)buf)[corrupt_at - a->address] ^= 0x5a;
+  return ompd_rc_ok;
 }
 static ompd_rc_t cb_read_string(ompd_address_space_context_t* c, ompd_thread_context_t* t,
                                 const ompd_address_t* a, ompd_size_t n, void* buf) {
@@ -297,6 +304,16 @@ int main(int argc, char** argv) {
   RC(p_ompd_initialize(1, &callbacks), ompd_rc_unsupported);
   RC(p_ompd_initialize(v, &callbacks), ompd_rc_ok);
   ompd_address_space_handle_t* as = NULL;
+  // Not a Kite (no layout symbols), or a Kite whose layout table was built
+  // from another list of entries: incompatible.
+  hide_symbols = 1;
+  RC(p_ompd_process_initialize(&context, &as), ompd_rc_incompatible);
+  hide_symbols = 0;
+  corrupt_at = runtime_symbol("kite_ompd_layout") + 16;
+  RC(p_ompd_process_initialize(&context, &as), ompd_rc_incompatible);
+  corrupt_at = runtime_symbol("kite_ompd_layout") + 8;
+  RC(p_ompd_process_initialize(&context, &as), ompd_rc_incompatible);
+  corrupt_at = 0;
   RC(p_ompd_process_initialize(NULL, &as), ompd_rc_bad_input);
   RC(p_ompd_process_initialize(&context, NULL), ompd_rc_bad_input);
   RC(p_ompd_process_initialize(&context, &as), ompd_rc_ok);
