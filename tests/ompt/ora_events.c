@@ -8,7 +8,7 @@
 // compiler makes visible (gcc inlines master and marks no end of a plain
 // single; clang calls the runtime for both).
 // kite-test-threads: 2 4
-// kite-test-env: LD_PRELOAD=ompt/libkite_ora_collector.so
+// kite-test-env: LD_PRELOAD=ompt/libkite_ora_collector.so ASAN_OPTIONS=verify_asan_link_order=0
 #include "kite_test.h"
 
 #include <stdint.h>

@@ -7,7 +7,7 @@
 // lock), and the region id is the region's. Meanwhile a profiling timer
 // samples whatever thread it lands on: every answer is well formed.
 // kite-test-threads: 2
-// kite-test-env: LD_PRELOAD=ompt/libkite_ora_collector.so
+// kite-test-env: LD_PRELOAD=ompt/libkite_ora_collector.so ASAN_OPTIONS=verify_asan_link_order=0
 #include "kite_test.h"
 
 #include <pthread.h>
