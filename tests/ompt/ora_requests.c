@@ -3,7 +3,8 @@
 // every error path (NULL and malformed messages left untouched, requests
 // before START, START twice, unknown requests and events, too little room,
 // PARENT_PRID from a worker, outside a region and from a thread the runtime
-// never saw), region ids at FORK and JOIN and across nested regions,
+// never saw), region ids at FORK and JOIN and across nested regions (active
+// and serialized),
 // PAUSE/RESUME, UNREGISTER, STOP and a second session; and an OMPT tool
 // active in the same process sees its events beside ORA's.
 // kite-test-threads: 2
@@ -315,6 +316,33 @@ int main(void) {
   CHECK((join_prid[0] == inner[0] || join_prid[0] == inner[1]) && join_parent[0] == outer);
   // The OMPT tool saw the same three regions.
   CHECK_EQ_LONG(ompt_begins, 3);
+
+  // Serialized nested regions (max-active-levels 1) are regions too, each
+  // with its id; the outer region's worker is the primary of its own.
+  omp_set_max_active_levels(1);
+  reset_counts();
+  uint64_t serial_inner[2] = {0, 0}, serial_parent[2] = {0, 0};
+  int serial_parent_error[2] = {-1, -1};
+#pragma omp parallel num_threads(2)
+  {
+    int t = omp_get_thread_num(), e;
+    uint64_t mine = prid(OMP_REQ_CURRENT_PRID, &e);
+    if (t == 0) outer = mine;
+#pragma omp parallel num_threads(2)
+    {
+      CHECK_EQ_LONG(omp_get_num_threads(), 1);
+      serial_inner[t] = prid(OMP_REQ_CURRENT_PRID, &e);
+      serial_parent[t] = prid(OMP_REQ_PARENT_PRID, &serial_parent_error[t]);
+    }
+  }
+  CHECK_EQ_LONG(forks, 3);
+  CHECK_EQ_LONG(joins, 3);
+  for (int t = 0; t < 2; ++t) {
+    CHECK(serial_inner[t] != 0 && serial_inner[t] != outer);
+    CHECK_EQ_LONG(serial_parent_error[t], OMP_ERRCODE_OK);
+    CHECK_EQ_LONG(serial_parent[t], outer);
+  }
+  CHECK(serial_inner[0] != serial_inner[1]);
 
   // PAUSE: no events, repeated PAUSE ignored; RESUME brings them back.
   CHECK_EQ_LONG(one(OMP_REQ_PAUSE, NULL, 0, NULL), OMP_ERRCODE_OK);
