@@ -132,6 +132,7 @@ struct Sample {
   double weight_s;
   uint32_t leaf_loc;      // innermost user frame (or ~0u)
   uint32_t node;          // call tree node of the stitched path
+  uint32_t words_at, words_len;  // its frames in Analyzer::words_
 };
 
 bool working(const Sample &s) { return category(s.state) == kWork; }
@@ -220,6 +221,8 @@ class Analyzer {
   std::map<std::tuple<std::string, std::string, int>, uint32_t> loc_index_;
   std::unordered_map<uint64_t, uint32_t> addr_loc_;
   std::vector<Node> nodes_;
+  std::vector<uint64_t> words_;  // every sample's frames, one after another
+  void region_paths();
   uint64_t start_ = 0, end_ = 0;
 
   // results
@@ -369,19 +372,13 @@ void Analyzer::load() {
       switch (r->kind) {
         case kHeader: th.tid = r->b; break;
         case kThreadBegin: th.type = r->sub; break;
-        case kCallPath: {
-          uint64_t id = r->a, parent = r->b, codeptr = r->c;
-          bool initial = r->sub & kSampleInitialTask;
-          uint64_t time = r->time;
-          unsigned nw = r->u32;
-          const uint64_t *w = in.payload(nw);
-          Region &reg = regions_[id];
-          reg.parent = parent;
-          reg.codeptr = codeptr;
-          reg.begin = time;
+        case kParallelBegin: {
+          Region &reg = regions_[r->a];
+          reg.parent = r->b;
+          reg.codeptr = r->c;
+          reg.begin = r->time;
           reg.thread = uint32_t(threads_.size());
-          reg.initial_parent = initial;
-          if (w) reg.frames.assign(w, w + nw);
+          reg.initial_parent = r->sub & kSampleInitialTask;
           break;
         }
         case kParallelEnd: {
@@ -472,7 +469,11 @@ void Analyzer::load() {
           break;
         }
       }
-      s.node = stitch(words, first_is_pc, s.parallel, s.task, s.flags & kSampleInitialTask);
+      if (!first_is_pc) s.flags &= uint8_t(~kSampleFirstIsPc);
+      s.words_at = uint32_t(words_.size());
+      s.words_len = uint32_t(words.size());
+      words_.insert(words_.end(), words.begin(), words.end());
+      s.node = 0;
       th.samples.push_back(s);
       end_ = std::max(end_, s.time);
       if (debug) {
@@ -490,6 +491,53 @@ void Analyzer::load() {
         fprintf(stderr, "\n");
       }
     }
+  }
+  region_paths();
+  for (Thread &th : threads_)
+    for (Sample &s : th.samples) {
+      std::vector<uint64_t> w(words_.begin() + s.words_at, words_.begin() + s.words_at + s.words_len);
+      s.node = stitch(w, s.flags & kSampleFirstIsPc, s.parallel, s.task, s.flags & kSampleInitialTask);
+    }
+}
+
+// The call path that created each region instance, from the samples of
+// the thread that began it, taken while the region ran: the frame that
+// called the runtime's fork entry returns to the region's codeptr_ra, and
+// from that frame on the stack is the encountering task's. (Unwinding at
+// every parallel_begin instead would cost a microsecond per region.) An
+// instance no sample fell in takes the path of another instance of the same
+// construct; one with none at all is rooted at its construct alone.
+void Analyzer::region_paths() {
+  std::unordered_map<uint64_t, std::vector<uint64_t>> by_construct;
+  std::vector<Region *> missing;
+  for (auto &kv : regions_) {
+    Region &r = kv.second;
+    if (!r.codeptr || r.thread >= threads_.size()) continue;
+    const auto &v = threads_[r.thread].samples;
+    auto it = std::lower_bound(v.begin(), v.end(), r.begin,
+                               [](const Sample &x, uint64_t t) { return x.time < t; });
+    uint64_t end = r.end ? r.end : UINT64_MAX;
+    bool found = false;
+    for (; it != v.end() && it->time <= end && !found; ++it) {
+      const uint64_t *w = words_.data() + it->words_at;
+      for (uint32_t i = 0; i < it->words_len; ++i)
+        if (w[i] == r.codeptr) {
+          r.frames.assign(w + i, w + it->words_len);
+          found = true;
+          break;
+        }
+    }
+    if (found)
+      by_construct.emplace(r.codeptr, r.frames);
+    else
+      missing.push_back(&r);
+  }
+  for (Region *r : missing) {
+    auto f = by_construct.find(r->codeptr);
+    if (f != by_construct.end())
+      r->frames = f->second;
+    else
+      r->frames.assign(1, r->codeptr);
   }
 }
 
@@ -607,6 +655,19 @@ void Analyzer::analyze() {
       }
       std::vector<const Sample *> culprits;
       if (c == kWaitLock) {
+        // The hold the thread waits for: the one in progress (by another
+        // thread) at that moment, or, between two holds (the lock is being
+        // handed over), the one that ended last, within a few periods.
+        const uint64_t recent = 5 * period_ns_;
+        const Hold *best = nullptr;
+        auto consider = [&](const Hold &h) {
+          if (h.thread == ti || h.begin > s.time) return;
+          if (h.end < s.time && s.time - h.end > recent) return;
+          bool current = h.end >= s.time;
+          bool best_current = best && best->end >= s.time;
+          if (!best || (current && !best_current) || (current == best_current && h.end > best->end))
+            best = &h;
+        };
         auto h = holds_.find(s.wait_id);
         if (h != holds_.end()) {
           const auto &v = h->second;
@@ -614,30 +675,24 @@ void Analyzer::analyze() {
                                      [](uint64_t x, const Hold &hh) { return x < hh.begin; });
           while (it != v.begin()) {
             --it;
-            if (it->end >= s.time && it->thread != ti) {
-              // What the holder ran while it held the lock.
-              uint64_t b = it->begin, e = it->end;
-              if (const Sample *hs = nearest_if(it->thread, s.time, UINT64_MAX,
-                                                [&](const Sample &x) { return x.time >= b && x.time <= e; }))
-                culprits.push_back(hs);
-              break;
-            }
+            consider(*it);
             if (s.time - it->begin > 10 * 1000000000ull) break;
           }
         }
-        if (culprits.empty()) {
+        if (!best) {
           // A runtime whose state wait id differs from its mutex events'
-          // (LLVM's libomp 14 for locks): whoever holds a lock of the same
-          // kind at that moment.
+          // (LLVM's libomp 14 for locks): the holds of a lock of the same
+          // kind.
           for (const auto &kv : holds_)
-            for (const Hold &h : kv.second)
-              if (h.thread != ti && h.begin <= s.time && h.end >= s.time &&
-                  mutex_matches(s.state, h.kind)) {
-                uint64_t b = h.begin, e = h.end;
-                if (const Sample *hs = nearest_if(h.thread, s.time, UINT64_MAX,
-                                                  [&](const Sample &x) { return x.time >= b && x.time <= e; }))
-                  culprits.push_back(hs);
-              }
+            for (const Hold &hh : kv.second)
+              if (mutex_matches(s.state, hh.kind)) consider(hh);
+        }
+        if (best) {
+          // What the holder ran while it held the lock.
+          uint64_t b = best->begin, e = best->end;
+          if (const Sample *hs = nearest_if(best->thread, s.time, UINT64_MAX,
+                                            [&](const Sample &x) { return x.time >= b && x.time <= e; }))
+            culprits.push_back(hs);
         }
         blame(kBlameLock, s, culprits);
         continue;

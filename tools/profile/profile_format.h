@@ -8,9 +8,10 @@
 //   innermost first, a 0 where runtime frames were cut out. The part
 //   before the first 0 is what the current task runs itself.
 // Events stream (<stem>.thread-<i>.raw):
-//   kCallPath at parallel_begin: a parallel id, b the encountering task's
-//     parallel id (0 when it is an initial task), c codeptr_ra, d requested
-//     threads, u32 words and payload as above (return addresses only);
+//   kParallelBegin: a parallel id, b the encountering task's parallel id,
+//     c codeptr_ra, d requested threads, sub kSampleInitialTask when the
+//     encountering task is an initial task (the creating call path is found
+//     in the encountering thread's samples, after the program);
 //   kParallelEnd (a, c), kImplicitTask (sub endpoint, a parallel, b task,
 //     u32 team size, d index), kTaskCreate (a task, u32 flags, c codeptr_ra,
 //     d the creator's parallel id), kMutexAcquired / kMutexReleased (f16

@@ -212,32 +212,17 @@ void on_thread_end(ompt_data_t *) {
   KP_EVENT(kite_trace::kThreadEnd, (void)0);
 }
 
-// The region's creating call path: the encountering task's user frames
-// (up to its first cut when it is itself in a region: the rest is its own
-// region's creating path, recorded when that one began).
+// The region's creating call path is found after the program, in the
+// samples of the thread that began it (kite-profile-analyze): nothing is
+// unwound here, so a region costs one record.
 void on_parallel_begin(ompt_data_t *, const ompt_frame_t *, ompt_data_t *parallel,
                        unsigned requested, int flags, const void *codeptr) {
   uint64_t id = new_id();
   if (parallel) parallel->value = id;
   TaskView tv = current_task();
-  void *ips[kMaxFrames];
-  int n = unw_backtrace(ips, kMaxFrames);
-  if (getenv("KP_DBG")) { fprintf(stderr, "bt n=%d\n", n); for (int i = 0; i < n; ++i) { Dl_info di; dladdr(ips[i], &di); fprintf(stderr, "  %p %s %s\n", ips[i], di.dli_fname, di.dli_sname ? di.dli_sname : "?"); } }
-  uint64_t words[kMaxFrames];
-  bool leaf_in_runtime = false;
-  unsigned k = user_frames(reinterpret_cast<uintptr_t *>(ips), unsigned(n > 0 ? n : 0), words,
-                           kMaxFrames, &leaf_in_runtime);
-  Record *r = kite_rec::slots(kite_rec::kEvents, 1 + kite_trace::payload_records(k));
-  if (!r) return;
-  r->a = id;
-  r->b = tv.parallel;
-  r->c = ra(codeptr);
-  r->d = requested;
-  r->u32 = k;
-  r->f16 = uint16_t(unsigned(flags) >> 16);
-  r->sub = (tv.flags & ompt_task_initial) ? kSampleInitialTask : 0;
-  memcpy(r + 1, words, k * sizeof(uint64_t));
-  __atomic_store_n(&r->kind, uint8_t(kite_trace::kCallPath), __ATOMIC_RELEASE);
+  KP_EVENT(kite_trace::kParallelBegin, r_->a = id; r_->b = tv.parallel; r_->c = ra(codeptr);
+           r_->d = requested; r_->f16 = uint16_t(unsigned(flags) >> 16);
+           r_->sub = (tv.flags & ompt_task_initial) ? kSampleInitialTask : 0);
 }
 void on_parallel_end(ompt_data_t *parallel, ompt_data_t *, int, const void *codeptr) {
   KP_EVENT(kite_trace::kParallelEnd, r_->a = idof(parallel); r_->c = ra(codeptr));

@@ -1,21 +1,20 @@
 /* kite profile known answer: a lock held long in one function and briefly
- * elsewhere. In each of REPS rounds, thread 0 takes the lock and holds it
- * 8 ms (@longhold); thread 1 works 1 ms, then waits about 7 ms for the lock
- * and holds it 0.5 ms (@shorthold); a barrier ends the round. Expected:
- * lock-wait blame on @longhold, 7/(2*8.5) = 41 % of the thread time. */
+ * elsewhere. For 0.35 s of wall time, thread 0 holds the lock 8 ms
+ * (@longhold) then works 0.5 ms outside it; thread 1 holds it 0.5 ms
+ * (@shorthold) then works 0.5 ms outside it. Whoever gets the lock when,
+ * thread 1 spends most of its time waiting for thread 0's long holds:
+ * about 7.5 of every 8.5 ms, i.e. lock blame ~44 % of the thread time,
+ * on @longhold. Both threads stop at the same deadline, so no barrier
+ * waiting comes in. */
 #include <omp.h>
 #include <stdio.h>
 
 #include "spin.h"
 
-#define REPS 40
-
 static omp_lock_t lock;
-static volatile int taken;  /* the round whose lock thread 0 has taken */
 
-static void long_holder(int round) {
+static void long_holder(void) {
   omp_set_lock(&lock);
-  __atomic_store_n(&taken, round, __ATOMIC_RELEASE);
   SPIN_MS(8.0); /* @longhold */
   omp_unset_lock(&lock);
 }
@@ -28,19 +27,21 @@ static void short_holder(void) {
 
 int main(void) {
   omp_init_lock(&lock);
+  double deadline = kp_now() + 0.35;
+  int rounds[2] = {0, 0};
 #pragma omp parallel num_threads(2)
-  for (int r = 0; r < REPS; ++r) {
-    if (omp_get_thread_num() == 0) {
-      long_holder(r + 1);
-    } else {
-      SPIN_MS(1.0);
-      while (__atomic_load_n(&taken, __ATOMIC_ACQUIRE) != r + 1) {
-      } /* thread 0 takes the lock first */
-      short_holder();
+  {
+    int me = omp_get_thread_num();
+    while (kp_now() < deadline) {
+      if (me == 0)
+        long_holder();
+      else
+        short_holder();
+      SPIN_MS(0.5);
+      rounds[me]++;
     }
-#pragma omp barrier
   }
   omp_destroy_lock(&lock);
-  printf("done\n");
+  printf("done %d %d\n", rounds[0], rounds[1]);
   return 0;
 }
