@@ -87,8 +87,12 @@ const char *runtime_name = "";
 std::atomic<uint32_t> thread_count{0};
 std::atomic<uint64_t> dropped_records{0};
 
-thread_local ThreadFiles *self;
-thread_local bool making;
+// Initial-exec: a plain %fs-relative load on every record instead of a call
+// to __tls_get_addr (the libraries are dlopen'ed by the runtime; glibc keeps
+// static TLS room for a few such words).
+#define KITE_REC_TLS __attribute__((tls_model("initial-exec"))) thread_local
+KITE_REC_TLS ThreadFiles *self;
+KITE_REC_TLS bool making;
 
 const char *rank_from_env() {
   static const char *const names[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",

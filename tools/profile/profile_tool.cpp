@@ -163,8 +163,8 @@ void on_sigprof(int, siginfo_t *si, void *uc) {
   errno = saved_errno;
 }
 
-thread_local timer_t thread_timer;
-thread_local bool has_timer;
+__attribute__((tls_model("initial-exec"))) thread_local timer_t thread_timer;
+__attribute__((tls_model("initial-exec"))) thread_local bool has_timer;
 
 void start_thread_timer() {
   if (kite_rec::prepare_thread() < 0) return;
@@ -227,12 +227,14 @@ void on_parallel_begin(ompt_data_t *, const ompt_frame_t *, ompt_data_t *paralle
 void on_parallel_end(ompt_data_t *parallel, ompt_data_t *, int, const void *codeptr) {
   KP_EVENT(kite_trace::kParallelEnd, r_->a = idof(parallel); r_->c = ra(codeptr));
 }
-void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
+// Only the team size is kept (the primary's begin): the analyzer needs it
+// for a region's potential gain; every other implicit-task event is left
+// unrecorded, so the workers pay nothing here.
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *,
                       unsigned parallelism, unsigned index, int flags) {
-  if (endpoint == ompt_scope_begin && task) task->value = new_id();
+  if (endpoint != ompt_scope_begin || index != 0 || (flags & ompt_task_initial)) return;
   KP_EVENT(kite_trace::kImplicitTask, r_->sub = uint8_t(endpoint); r_->a = idof(parallel);
-           r_->b = idof(task); r_->u32 = parallelism; r_->d = index;
-           r_->f16 = (flags & ompt_task_initial) ? 1 : 0);
+           r_->u32 = parallelism);
 }
 void on_task_create(ompt_data_t *, const ompt_frame_t *, ompt_data_t *task, int flags, int,
                     const void *codeptr) {
