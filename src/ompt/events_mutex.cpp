@@ -147,7 +147,9 @@ int control_tool(Thread* me, uint64_t command, uint64_t modifier, void* arg,
                  const void* codeptr_ra, void* enter_frame) {
   constexpr int kNoTool = -2;      // omp_control_tool_notool
   constexpr int kNoCallback = -1;  // omp_control_tool_nocallback
-  if (!active()) return kNoTool;
+  // A tool, not just the OMPT bookkeeping (OMP_DEBUG=enabled turns that on
+  // without one).
+  if (!active() || !tool_attached()) return kNoTool;
   auto cb = callback<ompt_callback_control_tool_t>(ompt_callback_control_tool);
   if (!cb) return kNoCallback;
   // The program is in the runtime for the call: a tool that unwinds from
