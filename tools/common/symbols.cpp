@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
+#include <vector>
 
 namespace kite_trace {
 namespace {
@@ -36,6 +38,30 @@ const char *die_name(Dwarf_Die *die) {
   const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
   if (!name) name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
   return name;
+}
+
+// The functions (subprograms and inlined subroutines) whose code holds pc,
+// outermost first, under `die`. Every child is searched, not only those
+// whose ranges hold pc: gcc nests an outlined region's subprogram inside the
+// DIE of the function it came from, whose own ranges do not hold it (which
+// is also why libdw's dwarf_getscopes finds nothing there).
+bool functions_at(Dwarf_Die *die, Dwarf_Addr pc, std::vector<Dwarf_Die> &chain) {
+  Dwarf_Die child;
+  if (dwarf_child(die, &child) != 0) return false;
+  do {
+    int tag = dwarf_tag(&child);
+    bool function = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+    if (function && dwarf_haspc(&child, pc) > 0) {
+      chain.push_back(child);
+      functions_at(&child, pc, chain);
+      return true;
+    }
+    if (function || tag == DW_TAG_lexical_block || tag == DW_TAG_namespace ||
+        tag == DW_TAG_class_type || tag == DW_TAG_structure_type) {
+      if (functions_at(&child, pc, chain)) return true;
+    }
+  } while (dwarf_siblingof(&child, &child) == 0);
+  return false;
 }
 
 const Dwfl_Callbacks callbacks = {
@@ -119,30 +145,29 @@ SourceLocation Symbolizer::lookup(uint64_t pc) {
   // The inlined call chain: the scopes at pc, innermost first. An inlined
   // subroutine's own name is the function the line belongs to; its call
   // site is where the enclosing function called it.
-  Dwarf_Die *scopes = nullptr;
-  int n = dwarf_getscopes(cu, pc - bias, &scopes);
+  std::vector<Dwarf_Die> scopes;  // innermost first
+  functions_at(cu, pc - bias, scopes);
+  std::reverse(scopes.begin(), scopes.end());
   Dwarf_Files *files = nullptr;
   size_t nfiles = 0;
   dwarf_getsrcfiles(cu, &files, &nfiles);
   std::string chain;
   bool innermost = true;
-  for (int i = 0; i < n; ++i) {
-    int tag = dwarf_tag(&scopes[i]);
-    if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
-    std::string name = demangle(die_name(&scopes[i]));
+  for (Dwarf_Die &scope : scopes) {
+    int tag = dwarf_tag(&scope);
+    std::string name = demangle(die_name(&scope));
     if (innermost && !name.empty()) loc.function = name;
     innermost = false;
     if (tag != DW_TAG_inlined_subroutine) break;
     Dwarf_Attribute attr;
     Dwarf_Word call_file = 0, call_line = 0;
-    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &call_file);
-    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &call_line);
+    dwarf_formudata(dwarf_attr(&scope, DW_AT_call_file, &attr), &call_file);
+    dwarf_formudata(dwarf_attr(&scope, DW_AT_call_line, &attr), &call_line);
     const char *cf = files ? dwarf_filesrc(files, call_file, nullptr, nullptr) : nullptr;
     if (!chain.empty()) chain += " <- ";
     chain += name.empty() ? "?" : name;
     chain += " (inlined at " + basename_of(cf ? cf : "?") + ":" + std::to_string(call_line) + ")";
   }
-  free(scopes);
   loc.inlined = chain;
   return loc;
 }

@@ -188,8 +188,15 @@ def main():
     check(len(tw) == 1, "one taskwait slice (got %d)" % len(tw))
 
     # Locks: 2 threads x 50 holds, never overlapping in time.
-    holds = slices_named(events, "lock @", m["set"], base)
-    check(len(holds) == 100, "100 lock holds at line %d (got %d)" % (m["set"], len(holds)))
+    # omp_set_lock is called in the inlined take(): the line is take's, the
+    # function take, and the inlined chain says where take was inlined.
+    holds = slices_named(events, "lock @", m["take"], base)
+    check(len(holds) == 100, "100 lock holds at line %d (got %d)" % (m["take"], len(holds)))
+    check(all(h["args"].get("function") == "take" and
+              ("take (inlined at %s:%d)" % (base, m["set"])) in h["args"].get("inlined", "")
+              for h in holds),
+          "each names the inlined function take and its call site %s:%d (%s)"
+          % (base, m["set"], holds[0]["args"].get("inlined") if holds else None))
     iv = sorted((round(h["ts"] * 1000), round((h["ts"] + h["dur"]) * 1000)) for h in holds)
     # mutex_released is dispatched after the release: the next holder's
     # acquired can be stamped before it, so a hold may overlap the next one

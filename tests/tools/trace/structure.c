@@ -7,7 +7,8 @@
  *    ITERS iterations and a critical section per thread;
  *  - a region with tasks: a chain t1 -> t2 -> t3 through depend clauses
  *    (2 dependence edges) and FREE independent tasks;
- *  - locks: each of 2 threads sets and unsets one lock LOCKS times;
+ *  - locks: each of 2 threads sets (through an inlined function) and
+ *    unsets one lock LOCKS times;
  *  - a nested region (2 x 2 threads).
  * It prints the runtime it ran on (checked against the trace). */
 #include <omp.h>
@@ -21,6 +22,11 @@
 
 static volatile double sink;
 static int chain_made;
+
+/* Always inlined: the trace must name it, and where it was inlined. */
+static inline __attribute__((always_inline)) void take(omp_lock_t *l) {
+  omp_set_lock(l); /* @take */
+}
 
 static void work(int n) {
   double s = 0;
@@ -78,7 +84,7 @@ int main(void) {
   int counter = 0;
 #pragma omp parallel num_threads(2) /* @lockregion */
   for (int i = 0; i < LOCKS; ++i) {
-    omp_set_lock(&lock); /* @set */
+    take(&lock); /* @set */
     counter++;
     work(200);
     omp_unset_lock(&lock);
