@@ -23,6 +23,7 @@
 #include <ctime>
 #include <dlfcn.h>
 #include <link.h>
+#include <ucontext.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -134,16 +135,22 @@ void on_sigprof(int, siginfo_t *si, void *uc) {
   int state = get_state ? get_state(&wait_id) : ompt_state_undefined;
   TaskView tv = current_task();
   // The interrupted frame first (its exact pc), then its callers.
+  // libunwind's fast path (unw_backtrace: cached frame descriptions, no
+  // DWARF interpretation per step once warm) from this handler, through the
+  // kernel's signal frame; the frames above the interrupted one (this
+  // handler, the signal trampoline) are dropped at the interrupted pc.
+  void *raw[kMaxFrames + 4];
+  int got = unw_backtrace(raw, kMaxFrames + 4);
+  uintptr_t pc = uintptr_t(static_cast<ucontext_t *>(uc)->uc_mcontext.gregs[REG_RIP]);
+  int first = 0;
+  for (int i = 0; i < got && i < 6; ++i)
+    if (uintptr_t(raw[i]) == pc) {
+      first = i;
+      break;
+    }
   uintptr_t ips[kMaxFrames];
   unsigned n = 0;
-  unw_cursor_t cursor;
-  if (unw_init_local2(&cursor, static_cast<unw_context_t *>(uc), UNW_INIT_SIGNAL_FRAME) == 0) {
-    do {
-      unw_word_t ip = 0;
-      if (unw_get_reg(&cursor, UNW_REG_IP, &ip) != 0 || ip == 0) break;
-      ips[n++] = ip;
-    } while (n < kMaxFrames && unw_step(&cursor) > 0);
-  }
+  for (int i = first; i < got && n < kMaxFrames; ++i) ips[n++] = uintptr_t(raw[i]);
   uint64_t words[kMaxFrames];
   bool leaf_in_runtime = false;
   unsigned k = user_frames(ips, n, words, kMaxFrames, &leaf_in_runtime);
