@@ -309,6 +309,20 @@ bool start(const char *tool, const char *d, size_t bytes, const char *runtime) {
   return true;
 }
 
+bool start_from_env(const char *command, const char *prefix, const char *runtime) {
+  char var[64], tool[64];
+  snprintf(tool, sizeof tool, "kite %s", command);
+  snprintf(var, sizeof var, "%s_DIR", prefix);
+  const char *d = getenv(var);
+  if (!d || !*d) {
+    fprintf(stderr, "%s: %s is not set; not recording (run the program with `%s`)\n", tool, var,
+            tool);
+    return false;
+  }
+  snprintf(var, sizeof var, "%s_BUFFER", prefix);
+  return start(tool, d, parse_size(getenv(var), var), runtime);
+}
+
 void finish() {
   if (stem_pid != getpid()) return;  // a forked child that never recorded
   write_maps();

@@ -32,6 +32,12 @@ enum Stream { kEvents = 0, kSamples = 1, kStreamCount };
 // Returns false (and says why on stderr) when dir cannot be written.
 bool start(const char *tool, const char *dir, size_t window_bytes, const char *runtime);
 
+// start() from the environment a `kite` command sets: the directory in
+// <prefix>_DIR (a tool started some other way says how to run it, once, and
+// records nothing), the window size in <prefix>_BUFFER. command: "trace",
+// "profile" (also the warnings' prefix "kite <command>").
+bool start_from_env(const char *command, const char *prefix, const char *runtime);
+
 // Adds key=value lines to the meta file (printf format).
 void append_meta(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

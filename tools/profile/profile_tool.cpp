@@ -315,12 +315,6 @@ void finalize(ompt_data_t *) {
 extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(
     unsigned int, const char *runtime_version) {
   using namespace kite_profile;
-  const char *d = getenv("KITE_PROFILE_DIR");
-  if (!d || !*d) {
-    fprintf(stderr, "kite profile: KITE_PROFILE_DIR is not set; not profiling (run the program "
-                    "with `kite profile`)\n");
-    return nullptr;
-  }
   const char *rate = getenv("KITE_PROFILE_RATE");
   if (rate && *rate) {
     char *end = nullptr;
@@ -331,8 +325,7 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt
     else
       period_ns = 1000000000L / hz;
   }
-  size_t window = kite_rec::parse_size(getenv("KITE_PROFILE_BUFFER"), "KITE_PROFILE_BUFFER");
-  if (!kite_rec::start("kite profile", d, window, runtime_version)) return nullptr;
+  if (!kite_rec::start_from_env("profile", "KITE_PROFILE", runtime_version)) return nullptr;
   static ompt_start_tool_result_t result = {initialize, finalize, {0}};
   return &result;
 }

@@ -267,15 +267,8 @@ void finalize(ompt_data_t *) {
 extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(
     unsigned int, const char *runtime_version) {
   using namespace kite_trace;
-  const char *d = getenv("KITE_TRACE_DIR");
-  if (!d || !*d) {
-    fprintf(stderr, "kite trace: KITE_TRACE_DIR is not set; not recording (run the program "
-                    "with `kite trace`)\n");
-    return nullptr;
-  }
   groups = parse_groups(getenv("KITE_TRACE_EVENTS"));
-  size_t window = kite_rec::parse_size(getenv("KITE_TRACE_BUFFER"), "KITE_TRACE_BUFFER");
-  if (!kite_rec::start("kite trace", d, window, runtime_version)) return nullptr;
+  if (!kite_rec::start_from_env("trace", "KITE_TRACE", runtime_version)) return nullptr;
   static ompt_start_tool_result_t result = {initialize, finalize, {0}};
   return &result;
 }
