@@ -7,7 +7,10 @@
  * ring in memory (nothing is written out: the study measures the cost of
  * being called and of recording, not of storage).
  *
- * ORA_COLLECTOR_QUIET=1 keeps the closing summary off stderr. */
+ * ORA_COLLECTOR_QUIET=1 keeps the closing summary off stderr.
+ * ORA_COLLECTOR_MODE splits the cost: "start" (START only: the runtime's
+ * state keeping, no event), "nostack" (the events and timestamps, no call
+ * stack), anything else or unset: the paper's collector. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -34,6 +37,7 @@ struct ring {
 };
 
 static __thread struct ring* t_ring;
+static int g_stacks = 1;
 enum { kMaxRings = 256 };
 static struct ring* g_rings[kMaxRings];
 static int g_nrings;
@@ -58,7 +62,7 @@ static void on_event(OMP_COLLECTORAPI_EVENT ev) {
   x->ns = now_ns();
   x->event = ev;
   x->depth = 0;
-  if (ev == OMP_EVENT_JOIN) x->depth = backtrace(x->stack, kFrames);
+  if (ev == OMP_EVENT_JOIN && g_stacks) x->depth = backtrace(x->stack, kFrames);
 }
 
 static char* entry(char* p, int request, int data) {
@@ -80,9 +84,12 @@ __attribute__((constructor)) static void start(void) {
   backtrace(warm, 2);
   static const int events[] = {OMP_EVENT_FORK, OMP_EVENT_JOIN, OMP_EVENT_THR_BEGIN_IBAR,
                                OMP_EVENT_THR_END_IBAR};
+  const char* mode = getenv("ORA_COLLECTOR_MODE");
+  int nevents = mode && strcmp(mode, "start") == 0 ? 0 : 4;
+  g_stacks = !(mode && strcmp(mode, "nostack") == 0);
   char msg[16 + 4 * 28 + 4];
   char* p = entry(msg, OMP_REQ_START, 0);
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < nevents; ++i) {
     char* d = p + 16;
     p = entry(p, OMP_REQ_REGISTER, 12);
     void (*cb)(OMP_COLLECTORAPI_EVENT) = on_event;
@@ -92,7 +99,7 @@ __attribute__((constructor)) static void start(void) {
   memset(p, 0, 4);
   int rc = api(msg);
   int ok = rc == 0;
-  for (int i = 0; i <= 4 && ok; ++i) {
+  for (int i = 0; i <= nevents && ok; ++i) {
     int ec;
     memcpy(&ec, msg + (i == 0 ? 0 : 16 + 28 * (i - 1)) + 8, 4);
     ok = ec == OMP_ERRCODE_OK;
