@@ -44,6 +44,23 @@ if [ -n "$missing" ]; then
   fi
 fi
 
+# Downloads Debian package $1 (from the cached lists, then after an update)
+# and unpacks it, without installing it, into $2/root ($2 made afresh).
+unpack_deb() {
+  rm -rf "$2"
+  mkdir -p "$2"
+  for attempt in cached updated; do
+    if [ "$attempt" = updated ]; then
+      apt_update || return 1
+    fi
+    if (cd "$2" && apt-get download -qq "$1" 2>/dev/null); then
+      dpkg -x "$2"/"$1"_*.deb "$2/root"
+      return
+    fi
+  done
+  return 1
+}
+
 # Each clang's own omp.h comes from its libomp-N-dev, which conflicts with
 # the installed libomp-14-dev: the package is unpacked, not installed, and
 # only its header directory is kept (.deps/llvm-N/include), so nothing from
@@ -53,20 +70,8 @@ for v in $extra_versions; do
   [ -f "$dest/include/omp.h" ] && continue
   command -v "clang-$v" >/dev/null 2>&1 || continue
   stage="$here/.deps/stage-$v"
-  rm -rf "$stage"
-  mkdir -p "$stage"
-  got=no
-  for attempt in cached updated; do
-    if [ "$attempt" = updated ]; then
-      apt_update || break
-    fi
-    if (cd "$stage" && apt-get download -qq "libomp-$v-dev" 2>/dev/null); then
-      got=yes
-      break
-    fi
-  done
   header=""
-  if [ "$got" = yes ] && dpkg -x "$stage"/libomp-"$v"-dev_*.deb "$stage/root"; then
+  if unpack_deb "libomp-$v-dev" "$stage"; then
     header=$(find "$stage/root" -name omp.h -path "*/llvm-$v/*" | head -n 1)
   fi
   if [ -n "$header" ]; then
@@ -94,20 +99,8 @@ fi
 plugin="$here/.deps/llvm-22/share/gdb/python/ompd"
 if [ ! -f "$plugin/__init__.py" ]; then
   stage="$here/.deps/stage-ompd"
-  rm -rf "$stage"
-  mkdir -p "$stage"
-  got=no
-  for attempt in cached updated; do
-    if [ "$attempt" = updated ]; then
-      apt_update || break
-    fi
-    if (cd "$stage" && apt-get download -qq libomp-22-dev 2>/dev/null); then
-      got=yes
-      break
-    fi
-  done
   found=""
-  if [ "$got" = yes ] && dpkg -x "$stage"/libomp-22-dev_*.deb "$stage/root"; then
+  if unpack_deb libomp-22-dev "$stage"; then
     found=$(find "$stage/root" -name __init__.py -path "*/gdb/python/ompd/*" | head -n 1)
   fi
   if [ -n "$found" ]; then
