@@ -45,7 +45,6 @@ enum Kind : uint8_t {
   kTargetDataOp,      // sub: endpoint, f16: optype, u32: device (dest), a: target id, d: bytes
   kPad,               // nothing: the rest of the window is unused
   kSample,            // a profile sample; see kite_profile's format
-  kCallPath,          // a call path captured at an event; payload of frames follows
   kKindCount
 };
 

@@ -27,7 +27,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "raw_format.h"
@@ -155,7 +154,6 @@ struct Stats {
   std::map<std::string, uint64_t> waiting;  // ns by kind
 };
 
-class Process;
 
 // ---- writers -----------------------------------------------------------------
 

@@ -115,8 +115,11 @@ def errors(a):
     check(not os.path.exists(os.path.join(a.work, "nonomp")), "and leaves no empty directory behind")
     # The program's exit status passes through; the default directory name.
     r = kite(a, "-q", "--", prog, "exit3")
-    check(r.returncode == 3, "the program's exit status 3 passes through (%d)" % r.returncode)
     made = [d for d in os.listdir(a.work) if d.startswith("kite-trace-" + os.path.basename(prog) + "-")]
+    if made:
+        s = json.load(open(os.path.join(a.work, made[0], "trace.summary.json")))
+        check(s["runtime"].startswith("kite "), "the traced run was on Kite (%s)" % s["runtime"])
+    check(r.returncode == 3, "the program's exit status 3 passes through (%d)" % r.returncode)
     check(len(made) == 1 and re.match(r".*-\d{8}-\d{6}$", made[0]) is not None,
           "default directory kite-trace-<program>-<YYYYmmdd-HHMMSS> (%s)" % made)
     if made:
@@ -182,6 +185,7 @@ def ranks(a):
           "one trace per rank in the same directory (%s)" % files)
     for rank in ("0", "1"):
         s = json.load(open(os.path.join(a.work, out, "rank%s.summary.json" % rank)))
+        check(s["runtime"].startswith("kite "), "rank %s ran on Kite (%s)" % (rank, s["runtime"]))
         check(s["rank"] == rank and s["parallel_regions"] > 0, "rank %s's own trace" % rank)
     r = kite(a, "-q", "-o", out, "--", a.program, env={"PMI_RANK": "1"})
     check(one_line_error(r, 125, "rank1"), "a rank's existing trace is not clobbered (%r)" % r.stderr)
