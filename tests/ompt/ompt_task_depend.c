@@ -7,12 +7,34 @@
 #include "kite_test.h"
 #include "support/task_recorder.h"
 
+#include <time.h>
+
 static int gate;  /* the first task holds until every task is created */
 static int x, y, z;
 
 static void wait_gate(void) {
   while (!__atomic_load_n(&gate, __ATOMIC_ACQUIRE)) {
   }
+}
+
+/* t3 must still be pending when the taskwait's dependences are registered,
+ * or the edge t3 -> taskwait task never exists: it finishes only once the
+ * taskwait task's dependence items were reported (the 7th), and a moment
+ * more for the runtime to register them. Bounded, so a runtime that ran t3
+ * earlier on the creating thread gets a failed check, not a hang. */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+static void hold_t3(void) {
+  double until = now_s() + 2.0;
+  while (__atomic_load_n(&trec_ndeps, __ATOMIC_ACQUIRE) < 7 && now_s() < until) {
+  }
+  double settle = now_s() + 0.005;
+  while (now_s() < settle) {
+  }
+  x++;
 }
 
 static int returns_into(const void* ra, void* fn) {
@@ -31,7 +53,7 @@ __attribute__((noinline)) void make_chain(void) {
 #pragma omp task depend(in: x)
   x += 0;                               /* t2: after t0 */
 #pragma omp task depend(inout: x) depend(mutexinoutset: y)
-  x++;                                  /* t3: after t1, t2 */
+  hold_t3();                            /* t3: after t1, t2 */
 #pragma omp task depend(depobj: obj)
   z++;                                  /* t4: no predecessor */
   __atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
