@@ -24,6 +24,8 @@
 
 #include "core/icv.h"
 #include "core/team.h"
+#include "ompt/callbacks.h"
+#include "ompt/events_target.h"
 
 namespace kite {
 namespace ompt {
@@ -50,6 +52,7 @@ struct Slot {
   uint32_t magic;
   uint32_t kind;          // ompt_record_t
   ompt_id_t host_op_id;   // native records: the host operation
+  void* owned;            // runtime memory the record points into (target_map)
   union {
     ompt_record_ompt_t ompt;
     NativeRecord native;
@@ -81,6 +84,8 @@ struct Device {
   // The tool buffer being filled; touched only under `deliver`.
   char* buf;
   size_t buf_bytes, buf_used;
+  void** to_free;            // blocks of the records in `buf`, freed after
+  size_t nfree, cap_free;    //   the buffer's buffer_complete returned
   pthread_t deliverer;       // valid while `delivering`
   bool delivering;
   bool force_again;          // a flush/stop came from inside a tool callback
@@ -202,7 +207,29 @@ void complete_buffer(Device& d) {
   size_t used = d.buf_used;
   d.buf = nullptr;
   d.buf_bytes = d.buf_used = 0;
+  size_t nfree = d.nfree;
   if (d.complete) d.complete(d.num, buf, used, 0, 1);
+  // Blocks added by a nested delivery (a flush from inside the callback)
+  // belong to buffers completed there and are already gone.
+  for (size_t i = 0; i < nfree && i < d.nfree; ++i) xfree(d.to_free[i]);
+  d.nfree = 0;
+}
+
+// The records copied into the tool's buffer keep their blocks alive until
+// that buffer is completed (d.deliver held).
+void keep_blocks(Device& d, const Slot* s, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (!s[i].owned) continue;
+    if (d.nfree == d.cap_free) {
+      size_t cap = d.cap_free ? d.cap_free * 2 : 16;
+      void** v = static_cast<void**>(xmalloc(cap * sizeof(void*)));
+      if (d.nfree) memcpy(v, d.to_free, d.nfree * sizeof(void*));
+      xfree(d.to_free);
+      d.to_free = v;
+      d.cap_free = cap;
+    }
+    d.to_free[d.nfree++] = s[i].owned;
+  }
 }
 
 // Copies ready records into tool buffers, completing each one that fills.
@@ -246,6 +273,7 @@ void deliver_locked(Device& d, bool force) {
     size_t n = queue_ready(d, force || d.force_again);
     if (n > fit) n = fit;
     memcpy(d.buf + d.buf_used, d.q + d.begin, n * sizeof(Slot));
+    keep_blocks(d, d.q + d.begin, n);
     d.begin += n;
     if (d.begin == d.end) d.begin = d.end = 0;
     pthread_mutex_unlock(&d.mu);
@@ -307,6 +335,8 @@ void commit(Device& d, Slot* slots, int n, TraceSpan* span, bool point) {
   bool keep = collecting(d) && n > 0;
   for (int i = 0; keep && i < n; ++i) queue_insert(d, slots[i]);
   pthread_mutex_unlock(&d.mu);
+  if (!keep)
+    for (int i = 0; i < n; ++i) xfree(slots[i].owned);
   if (keep && !is_deliverer(d)) try_deliver(d);
 }
 
@@ -545,7 +575,8 @@ int native_class(const ompt_record_ompt_t& r, const char** type) {
 
 // Builds the records `rec` stands for (the ompt one, a native one, either,
 // both or neither, as the tool asked) and commits them.
-void append_record(Device& d, ompt_record_ompt_t* rec, ompt_device_time_t end, TraceSpan* span) {
+void append_record(Device& d, ompt_record_ompt_t* rec, ompt_device_time_t end, TraceSpan* span,
+                   void* owned = nullptr) {
   Thread* me = tls_self;
   rec->thread_id = me ? ompt_id_t(me->gtid + 1) : 0;
   // Which kinds the tool wants is read without the lock: a record racing
@@ -553,11 +584,14 @@ void append_record(Device& d, ompt_record_ompt_t* rec, ompt_device_time_t end, T
   // operation already under way is unspecified.
   Slot s[2];
   int n = 0;
-  if (d.ompt_types & (1ull << rec->type)) {
+  if (!(d.ompt_types & (1ull << rec->type))) {
+    xfree(owned);
+  } else {
     Slot& o = s[n++];
     o.magic = kSlotMagic;
     o.kind = ompt_record_ompt;
     o.host_op_id = 0;
+    o.owned = owned;
     o.u.ompt = *rec;
   }
   const char* type = nullptr;
@@ -644,6 +678,109 @@ void trace_point(int device_num, ompt_record_ompt_t* rec) {
   Device* d = device_at(device_num);
   if (!d) return;
   append_record(*d, rec, 0, nullptr);
+}
+
+// --- hooks for the target emitters -------------------------------------------
+
+namespace {
+
+// The construct's id as the tool knows it (device_trace.h).
+ompt_id_t traced_target_id(const TargetRecord* rec) {
+  if (!rec) return 0;
+  return g_callbacks.fn[ompt_callback_target_emi] ? rec->target_data.value : rec->target_id;
+}
+
+ompt_record_ompt_t new_record(ompt_callbacks_t type, const TargetRecord* rec) {
+  ompt_record_ompt_t r;
+  memset(&r, 0, sizeof r);
+  r.type = type;
+  r.target_id = traced_target_id(rec);
+  return r;
+}
+
+}  // namespace
+
+void trace_target_endpoint(TargetRecord* rec, ompt_scope_endpoint_t ep) {
+  Device* d = device_at(rec->device_num);
+  if (!d) return;
+  ompt_record_ompt_t r = new_record(ompt_callback_target, rec);
+  ompt_record_target_t& t = r.record.target;
+  t.kind = ompt_target_t(rec->kind);
+  t.endpoint = ep;
+  t.device_num = rec->device_num;
+  t.task_id = rec->task_data ? rec->task_data->value : 0;
+  t.target_id = r.target_id;
+  t.codeptr_ra = rec->codeptr_ra;
+  append_record(*d, &r, 0, nullptr);
+}
+
+void trace_kernel_begin(TargetRecord* rec, KernelTrace* k, unsigned requested_num_teams) {
+  k->host_op_id = rec->host_op_id;
+  k->requested_num_teams = requested_num_teams;
+  trace_span_begin(rec->device_num, &k->span);
+}
+
+void trace_kernel_end(TargetRecord* rec, KernelTrace* k) {
+  if (!trace_span_open(&k->span)) return;
+  ompt_record_ompt_t r = new_record(ompt_callback_target_submit, rec);
+  ompt_record_target_kernel_t& kr = r.record.target_kernel;
+  kr.host_op_id = k->host_op_id;
+  kr.requested_num_teams = k->requested_num_teams;
+  // The emulated device grants what was asked for (one team when the
+  // construct named no number).
+  kr.granted_num_teams = k->requested_num_teams ? k->requested_num_teams : 1;
+  trace_span_end(&k->span, &r);
+}
+
+int data_op_trace_device(const DataOp* op) {
+  if (device_tracing(op->dest_device_num)) return op->dest_device_num;
+  if (device_tracing(op->src_device_num)) return op->src_device_num;
+  return -1;
+}
+
+void trace_data_op_begin(DataOp* op, TraceSpan* span) {
+  int dev = data_op_trace_device(op);
+  if (dev >= 0) trace_span_begin(dev, span);
+}
+
+void trace_data_op_end(TargetRecord* rec, DataOp* op, ompt_id_t host_op_id, TraceSpan* span) {
+  if (!trace_span_open(span)) return;
+  ompt_record_ompt_t r = new_record(ompt_callback_target_data_op, rec);
+  ompt_record_target_data_op_t& o = r.record.target_data_op;
+  o.host_op_id = host_op_id;
+  o.optype = op->optype;
+  o.src_addr = op->src_addr;
+  o.src_device_num = op->src_device_num;
+  o.dest_addr = op->dest_addr;
+  o.dest_device_num = op->dest_device_num;
+  o.bytes = op->bytes;
+  o.codeptr_ra = op->codeptr_ra;
+  trace_span_end(span, &r);
+}
+
+void trace_target_map(TargetRecord* rec, unsigned n, void** host, void** dev, size_t* bytes,
+                      unsigned* flags, const void* codeptr_ra) {
+  Device* d = rec ? device_at(rec->device_num) : nullptr;
+  if (!d) return;
+  ompt_record_ompt_t r = new_record(ompt_callback_target_map, rec);
+  ompt_record_target_map_t& m = r.record.target_map;
+  // One block holds the four arrays: host, device addresses, sizes, flags.
+  size_t ptrs = size_t(n) * sizeof(void*);
+  char* block = static_cast<char*>(xmalloc(3 * ptrs + size_t(n) * sizeof(unsigned) + 1));
+  m.host_addr = reinterpret_cast<void**>(block);
+  m.device_addr = reinterpret_cast<void**>(block + ptrs);
+  m.bytes = reinterpret_cast<size_t*>(block + 2 * ptrs);
+  m.mapping_flags = reinterpret_cast<unsigned*>(block + 3 * ptrs);
+  if (n) {
+    memcpy(m.host_addr, host, ptrs);
+    memcpy(m.device_addr, dev, ptrs);
+    memcpy(m.bytes, bytes, size_t(n) * sizeof(size_t));
+    memcpy(m.mapping_flags, flags, size_t(n) * sizeof(unsigned));
+  }
+  m.target_id = r.target_id;
+  m.nitems = n;
+  m.codeptr_ra = codeptr_ra;
+  append_record(*d, &r, 0, nullptr, block);
 }
 
 }  // namespace ompt

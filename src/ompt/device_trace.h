@@ -70,7 +70,7 @@ struct TraceSpan {
   ompt_device_time_t start;  // device time at begin
   TraceSpan* prev;           // open spans of the device, oldest first
   TraceSpan* next;
-  int device_num;            // -1: not opened (tracing was off at begin)
+  int device_num = -1;       // -1: not open
 };
 
 // Opens `span` on `device_num`'s timeline (start = device time now). Call
@@ -88,8 +88,48 @@ void trace_span_end(TraceSpan* span, ompt_record_ompt_t* rec);
 // Appends a point record (target begin/end, target_map): time = now.
 void trace_point(int device_num, ompt_record_ompt_t* rec);
 
-// Convenience: whether a span was opened (so the end half knows).
+// Whether a span is open (so the end half knows).
 inline bool trace_span_open(const TraceSpan* span) { return span->device_num >= 0; }
+
+// --- hooks for the target emitters (events_target.cpp) -----------------------
+//
+// Each builds the record of one host-side event from the emitter's own
+// structures. The ids a record carries are those the tool saw: with
+// target_emi registered, target_id is the value the tool wrote into
+// target_data, else the runtime's target id; host_op_id is the value in
+// the callbacks' host_op_id location at the end (the tool's, for EMI).
+
+struct TargetRecord;
+struct DataOp;
+
+// The kernel of a target region (target_submit): opened when the submit
+// begin callback returned, closed when the construct's next operation on
+// the device begins (a data transfer back, or the target end), which is
+// where the region's execution ended to within the runtime's bookkeeping.
+struct KernelTrace {
+  TraceSpan span;
+  ompt_id_t host_op_id;
+  unsigned requested_num_teams;
+};
+
+// target begin (after the callback) and end (before it): point records.
+void trace_target_endpoint(TargetRecord* rec, ompt_scope_endpoint_t ep);
+// After the target_submit begin callback.
+void trace_kernel_begin(TargetRecord* rec, KernelTrace* k, unsigned requested_num_teams);
+// Closes the kernel's span if open (no-op otherwise).
+void trace_kernel_end(TargetRecord* rec, KernelTrace* k);
+// A data operation: span from after the begin callback to before the end
+// callback. The record goes to the emulated device among source and
+// destination (the destination when both are).
+void trace_data_op_begin(DataOp* op, TraceSpan* span);
+void trace_data_op_end(TargetRecord* rec, DataOp* op, ompt_id_t host_op_id, TraceSpan* span);
+// target_map: a point record; the arrays are copied, and the copies stay
+// valid until the buffer_complete callback that delivers the record
+// returns.
+void trace_target_map(TargetRecord* rec, unsigned n, void** host, void** dev, size_t* bytes,
+                      unsigned* flags, const void* codeptr_ra);
+// The emulated device a data operation's record belongs to, or -1.
+int data_op_trace_device(const DataOp* op);
 
 }  // namespace ompt
 }  // namespace kite
