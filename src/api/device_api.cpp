@@ -1,7 +1,9 @@
 // omp_* routines about devices, device memory and teams, with their Fortran
-// bindings (name_, and name_8_ for 8-byte integer arguments). The host is
-// the only device (see core/target.h): device memory is host memory, and
-// the routines accept the host's device number or omp_initial_device.
+// bindings (name_, and name_8_ for 8-byte integer arguments). Without
+// emulated devices the host is the only device (see core/target.h): device
+// memory is host memory, and the routines accept the host's device number
+// or omp_initial_device. With KITE_DEVICES=N, devices 0..N-1 have their own
+// memory (core/device.h) and the routines move data between them.
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -77,13 +79,6 @@ struct ReportedOp {
   }
 };
 
-// Host-to-host copies have no direction; reported as transfers to the
-// device, the source being the host.
-ompt_target_data_op_t transfer_kind(int src_device) {
-  (void)src_device;
-  return ompt_target_data_transfer_to_device;
-}
-
 int clamp_int64(int64_t v, const char* routine) {
   if (v > INT_MAX || v < INT_MIN) {
     int c = v > INT_MAX ? INT_MAX : INT_MIN;
@@ -101,9 +96,12 @@ extern "C" {
 
 KITE_EXPORT int omp_get_num_devices(void) { return device_count(); }
 KITE_EXPORT int omp_get_initial_device(void) { return initial_device(); }
-KITE_EXPORT int omp_is_initial_device(void) { return 1; }
-// Code runs on the host wherever it is: inside a target region too.
-KITE_EXPORT int omp_get_device_num(void) { return initial_device(); }
+// Inside a region on an emulated device, the code "runs" on that device.
+KITE_EXPORT int omp_is_initial_device(void) { return self()->task->icv.on_device == 0; }
+KITE_EXPORT int omp_get_device_num(void) {
+  int on = self()->task->icv.on_device;
+  return on ? on - 1 : initial_device();
+}
 
 KITE_EXPORT int omp_get_default_device(void) { return self()->task->icv.default_device; }
 
@@ -121,42 +119,61 @@ KITE_EXPORT void omp_set_default_device(int device_num) {
 // --- device memory -----------------------------------------------------
 
 KITE_EXPORT void* omp_target_alloc(size_t size, int device_num) {
-  if (!device_routine_on_host(device_num)) return nullptr;
-  ReportedOp r(ompt_target_data_alloc, nullptr, initial_device(), nullptr, device_num, size,
+  int d = device_for_routine(device_num);
+  if (d == kNoSuchDevice) return nullptr;
+  ReportedOp r(ompt_target_data_alloc, nullptr, initial_device(), nullptr, d, size,
                __builtin_return_address(0));
-  void* p = malloc(size);
+  void* p = d == initial_device() ? malloc(size) : device_mem_alloc(d, size, 64);
   r.end(p);
   return p;
 }
 
 KITE_EXPORT void omp_target_free(void* device_ptr, int device_num) {
-  if (!device_routine_on_host(device_num)) return;
+  int d = device_for_routine(device_num);
+  if (d == kNoSuchDevice) return;
   // Freeing a null pointer does nothing, and is not an operation.
   if (!device_ptr) return;
-  ReportedOp r(ompt_target_data_delete, device_ptr, device_num, nullptr, device_num, 0,
-               __builtin_return_address(0));
-  free(device_ptr);
+  ReportedOp r(ompt_target_data_delete, device_ptr, d, nullptr, d, 0, __builtin_return_address(0));
+  if (d == initial_device())
+    free(device_ptr);
+  else if (!device_mem_free(d, device_ptr))
+    warn("omp_target_free(%p, %d): not a block omp_target_alloc gave for device %d; nothing freed",
+         device_ptr, device_num, d);
   r.end(nullptr);
 }
 
-// Host memory is always "present" on the host device.
 KITE_EXPORT int omp_target_is_present(const void* ptr, int device_num) {
+  int d = device_for_routine(device_num);
+  if (d == kNoSuchDevice) return 0;
+  if (d == initial_device()) return 1;  // host memory is present on the host
+  return ptr && device_translate(d, ptr, 0) ? 1 : 0;
+}
+
+// OpenMP 5.1: can the device reach host memory [ptr, ptr+size) itself? The
+// host can; an emulated device has separate memory and cannot.
+KITE_EXPORT int omp_target_is_accessible(const void* ptr, size_t size, int device_num) {
   (void)ptr;
-  return device_routine_on_host(device_num) ? 1 : 0;
+  (void)size;
+  return device_for_routine(device_num) == initial_device() ? 1 : 0;
+}
+
+// OpenMP 5.1: the device address of host address ptr, null when absent.
+KITE_EXPORT void* omp_get_mapped_ptr(const void* ptr, int device_num) {
+  int d = device_for_routine(device_num);
+  if (d == kNoSuchDevice || !ptr) return nullptr;
+  if (d == initial_device()) return const_cast<void*>(ptr);
+  return device_translate(d, ptr, 0);
 }
 
 KITE_EXPORT int omp_target_memcpy(void* dst, const void* src, size_t length, size_t dst_offset,
                                   size_t src_offset, int dst_device_num, int src_device_num) {
-  if (!device_routine_on_host(dst_device_num) || !device_routine_on_host(src_device_num))
-    return EINVAL;
+  int dd = device_for_routine(dst_device_num), sd = device_for_routine(src_device_num);
+  if (dd == kNoSuchDevice || sd == kNoSuchDevice) return EINVAL;
   if (length == 0) return 0;
   if (!dst || !src) return EINVAL;
   char* to = static_cast<char*>(dst) + dst_offset;
-  char* from = const_cast<char*>(static_cast<const char*>(src)) + src_offset;
-  ReportedOp r(transfer_kind(src_device_num), from, src_device_num, to, dst_device_num, length,
-               __builtin_return_address(0));
-  memmove(to, from, length);
-  r.end(to);
+  const char* from = static_cast<const char*>(src) + src_offset;
+  device_copy(dd, to, sd, from, length, __builtin_return_address(0));
   return 0;
 }
 
@@ -169,8 +186,8 @@ KITE_EXPORT int omp_target_memcpy_rect(void* dst, const void* src, size_t elemen
                                        const size_t* src_dimensions, int dst_device_num,
                                        int src_device_num) {
   if (!dst && !src) return INT_MAX;
-  if (!device_routine_on_host(dst_device_num) || !device_routine_on_host(src_device_num))
-    return EINVAL;
+  int dd = device_for_routine(dst_device_num), sd = device_for_routine(src_device_num);
+  if (dd == kNoSuchDevice || sd == kNoSuchDevice) return EINVAL;
   if (!dst || !src || num_dims < 1 || !volume || !dst_offsets || !src_offsets ||
       !dst_dimensions || !src_dimensions)
     return EINVAL;
@@ -178,30 +195,32 @@ KITE_EXPORT int omp_target_memcpy_rect(void* dst, const void* src, size_t elemen
   size_t bytes = element_size;
   for (int i = 0; i < num_dims; ++i)
     if (__builtin_mul_overflow(bytes, volume[i], &bytes)) bytes = SIZE_MAX;
-  ReportedOp r(transfer_kind(src_device_num), const_cast<void*>(src), src_device_num, dst,
-               dst_device_num, bytes, __builtin_return_address(0));
+  ompt_target_data_op_t type = (sd != initial_device() && dd == initial_device())
+                                   ? ompt_target_data_transfer_from_device
+                                   : ompt_target_data_transfer_to_device;
+  ReportedOp r(type, const_cast<void*>(src), sd, dst, dd, bytes, __builtin_return_address(0));
   int rc = copy_rect(static_cast<char*>(dst), static_cast<const char*>(src), element_size,
                      num_dims, volume, dst_offsets, src_offsets, dst_dimensions, src_dimensions);
   r.end(dst);
   return rc;
 }
 
-// Association pairs host memory with memory of another device; there is no
-// other device, so there is nothing to associate (libgomp answers the same).
+// Association pairs host memory with memory of an emulated device; the host
+// has no other memory to pair with (libgomp answers EINVAL too).
 KITE_EXPORT int omp_target_associate_ptr(const void* host_ptr, const void* device_ptr, size_t size,
                                          size_t device_offset, int device_num) {
-  (void)host_ptr;
-  (void)device_ptr;
-  (void)size;
-  (void)device_offset;
-  device_routine_on_host(device_num);
-  return EINVAL;
+  int d = device_for_routine(device_num);
+  if (d == kNoSuchDevice || d == initial_device()) return EINVAL;
+  if (!device_ptr) return EINVAL;
+  return device_associate(d, host_ptr,
+                          const_cast<char*>(static_cast<const char*>(device_ptr)) + device_offset,
+                          size, __builtin_return_address(0));
 }
 
 KITE_EXPORT int omp_target_disassociate_ptr(const void* ptr, int device_num) {
-  (void)ptr;
-  device_routine_on_host(device_num);
-  return EINVAL;
+  int d = device_for_routine(device_num);
+  if (d == kNoSuchDevice || d == initial_device()) return EINVAL;
+  return device_disassociate(d, ptr, __builtin_return_address(0));
 }
 
 // --- teams -------------------------------------------------------------

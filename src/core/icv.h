@@ -46,6 +46,9 @@ struct TaskIcvs {
   // Where the nested-level lists stand for this task's children.
   uint8_t nthreads_list_pos;
   uint8_t bind_list_pos;
+  // The emulated device (core/device.h) whose target region this task is
+  // part of, plus one; 0 on the host.
+  uint8_t on_device;
 };
 
 struct GlobalIcvs {

@@ -40,14 +40,24 @@ bool default_device_chosen() {
 
 }  // namespace
 
-int device_count() { return 0; }
+int device_count() { return emulated_device_count(); }
 int initial_device() { return device_count(); }
 bool is_host_device(int device) { return device == initial_device() || device == kOmpInitialDevice; }
 
+int device_for_routine(int device) {
+  if (is_host_device(device)) return initial_device();
+  if (is_emulated_device(device)) {
+    device_ensure_initialized(device);
+    return device;
+  }
+  device_routine_on_host(device);  // terminates under mandatory offload
+  return kNoSuchDevice;
+}
+
 void note_default_device_chosen() { g_default_device_chosen.store(true, std::memory_order_relaxed); }
 
-void select_device_for_construct(int device) {
-  if (device == kDeviceForceHost) return;
+int select_device_for_construct(int device) {
+  if (device == kDeviceForceHost) return -1;
   int policy = g_icv.target_offload;
   bool from_icv = device == kDeviceFromIcv;
   if (from_icv) device = self()->task->icv.default_device;
@@ -58,13 +68,19 @@ void select_device_for_construct(int device) {
     // (device clause, OMP_DEFAULT_DEVICE, omp_set_default_device) gets it.
     if (policy == kOffloadMandatory && from_icv && !default_device_chosen())
       offload_failure("OMP_TARGET_OFFLOAD is set to MANDATORY, but only the host device is available");
-    return;
+    return -1;
+  }
+  if (is_emulated_device(device)) {
+    if (policy == kOffloadDisabled) return -1;
+    device_ensure_initialized(device);
+    return device;
   }
   if (policy == kOffloadMandatory)
     offload_failure("OMP_TARGET_OFFLOAD is set to MANDATORY, but device not found");
   if (!g_warned_unknown_device.exchange(true, std::memory_order_relaxed))
     warn("device %d does not exist (the host is device %d); device constructs for it run on the host",
          device, initial_device());
+  return -1;
 }
 
 bool device_routine_on_host(int device) {
@@ -166,10 +182,12 @@ namespace {
 // construct encloses): the creation of the initial task is the kernel's
 // submission, and the task is marked as the construct's.
 void run_target_region(Thread* me, void (*fn)(void*), void* data, int thread_limit,
-                       ompt::TargetRecord* rec, unsigned num_teams) {
+                       ompt::TargetRecord* rec, unsigned num_teams, int device = -1) {
   TaskIcvs icv = g_icv.initial;
   if (thread_limit > 0) icv.thread_limit = thread_limit;
+  icv.on_device = uint8_t(device + 1);
   bool tool = ompt::active();
+  if (KITE_UNLIKELY(tool && device >= 0)) device_note_code(device, reinterpret_cast<const void*>(fn));
   if (KITE_UNLIKELY(tool && rec)) ompt::target_submit_slow(rec, ompt_scope_begin, num_teams);
   InitialTaskScope scope(me, icv);
   if (KITE_UNLIKELY(tool)) {
@@ -189,19 +207,169 @@ void target_region_on_host(void (*fn)(void*), void* data, int thread_limit) {
   run_target_region(self(), fn, data, thread_limit, nullptr, 0);
 }
 
-void target_data_construct(DataConstruct kind, void** depend, bool nowait, const void* codeptr_ra) {
+namespace {
+
+ompt_target_t construct_kind(DataConstruct kind, bool nowait) {
+  return kind == kEnterData  ? (nowait ? ompt_target_enter_data_nowait : ompt_target_enter_data)
+         : kind == kExitData ? (nowait ? ompt_target_exit_data_nowait : ompt_target_exit_data)
+                             : (nowait ? ompt_target_update_nowait : ompt_target_update);
+}
+
+unsigned map_flags(const MapItem& it) {
+  unsigned f = 0;
+  switch (it.op) {
+    case kMapAlloc: f = ompt_target_map_flag_alloc; break;
+    case kMapTo: f = ompt_target_map_flag_to; break;
+    case kMapFrom: f = ompt_target_map_flag_from; break;
+    case kMapToFrom: f = ompt_target_map_flag_to | ompt_target_map_flag_from; break;
+    case kMapRelease: f = ompt_target_map_flag_release; break;
+    case kMapDelete: f = ompt_target_map_flag_delete; break;
+    case kMapPresent: f = 0; break;
+    default: return ~0u;  // not a map-clause item
+  }
+  if (it.flags & kMapFlagImplicit) f |= ompt_target_map_flag_implicit;
+  return f;
+}
+
+// target_map for the construct's map-clause items (slow path: a tool is
+// attached). devaddrs null: each item's device address is looked up.
+void report_map(Thread* me, int device, const MapItem* items, size_t n, void* const* devaddrs,
+                const void* ra) {
+  unsigned cnt = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (map_flags(items[i]) != ~0u) ++cnt;
+  if (!cnt) return;
+  auto** host = static_cast<void**>(__builtin_alloca(cnt * sizeof(void*)));
+  auto** dev = static_cast<void**>(__builtin_alloca(cnt * sizeof(void*)));
+  auto* bytes = static_cast<size_t*>(__builtin_alloca(cnt * sizeof(size_t)));
+  auto* flags = static_cast<unsigned*>(__builtin_alloca(cnt * sizeof(unsigned)));
+  unsigned k = 0;
+  for (size_t i = 0; i < n; ++i) {
+    unsigned f = map_flags(items[i]);
+    if (f == ~0u) continue;
+    host[k] = items[i].host;
+    dev[k] = devaddrs ? devaddrs[i] : device_translate(device, items[i].host, items[i].size);
+    bytes[k] = items[i].size;
+    flags[k] = f;
+    ++k;
+  }
+  ompt::target_map_slow(me, cnt, host, dev, bytes, flags, ra);
+}
+
+void run_data_construct(DataConstruct kind, int device, const MapItem* items, size_t n,
+                        const void* ra) {
+  MapContext ctx{device, ra};
+  if (kind == kEnterData)
+    device_enter_data(ctx, items, n);
+  else if (kind == kExitData)
+    device_exit_data(ctx, items, n);
+  else
+    device_update(ctx, items, n);
+}
+
+}  // namespace
+
+void target_data_construct(DataConstruct kind, void** depend, bool nowait, const void* codeptr_ra,
+                           int device, const MapItem* items, size_t n) {
   Thread* me = self();
-  if (depend && !nowait) taskwait_depend(me, depend, codeptr_ra);
-  if (KITE_LIKELY(!ompt::active())) return;
-  ompt_target_t k = kind == kEnterData  ? (nowait ? ompt_target_enter_data_nowait : ompt_target_enter_data)
-                    : kind == kExitData ? (nowait ? ompt_target_exit_data_nowait : ompt_target_exit_data)
-                                        : (nowait ? ompt_target_update_nowait : ompt_target_update);
+  // On a device, a nowait construct's target task runs at once, once its
+  // dependences are met: an undeferred target task is one of the
+  // schedules OpenMP 5.2 §13.8 allows, and its out dependences are then
+  // met for every later task.
+  if (depend && (!nowait || device >= 0)) taskwait_depend(me, depend, codeptr_ra);
+  if (KITE_LIKELY(!ompt::active())) {
+    if (device >= 0) run_data_construct(kind, device, items, n, codeptr_ra);
+    return;
+  }
   ompt::TargetRecord rec;
-  ompt::target_begin_slow(me, &rec, k, initial_device(), nullptr, codeptr_ra);
+  int reported = device >= 0 ? device : initial_device();
+  ompt::target_begin_slow(me, &rec, construct_kind(kind, nowait), reported, nullptr, codeptr_ra);
+  if (device >= 0) {
+    if (kind != kEnterData) report_map(me, device, items, n, nullptr, codeptr_ra);
+    if (kind == kEnterData) {
+      auto** dev = static_cast<void**>(__builtin_alloca((n ? n : 1) * sizeof(void*)));
+      MapContext ctx{device, codeptr_ra};
+      device_enter_data(ctx, items, n);
+      for (size_t i = 0; i < n; ++i) dev[i] = device_translate(device, items[i].host, items[i].size);
+      report_map(me, device, items, n, dev, codeptr_ra);
+    } else {
+      run_data_construct(kind, device, items, n, codeptr_ra);
+    }
+  }
   ompt::target_end_slow(me, &rec);
 }
 
+void target_data_begin(int device, const MapItem* items, size_t n, void** hostaddrs,
+                       const void* codeptr_ra) {
+  if (device < 0 && emulated_device_count() == 0) {
+    target_data_construct(kEnterData, nullptr, false, codeptr_ra);
+    return;
+  }
+  // Every target data region gets a scope, the host's ones too, so that
+  // GOMP_target_end_data always closes the innermost one.
+  auto* scope = static_cast<MapScope*>(xmalloc(sizeof(MapScope)));
+  Thread* me = self();
+  bool tool = ompt::active();
+  ompt::TargetRecord rec;
+  int reported = device >= 0 ? device : initial_device();
+  if (KITE_UNLIKELY(tool))
+    ompt::target_begin_slow(me, &rec, ompt_target_enter_data, reported, nullptr, codeptr_ra);
+  if (device >= 0) {
+    MapContext ctx{device, codeptr_ra};
+    device_map_enter(scope, ctx, items, n, hostaddrs);
+    if (KITE_UNLIKELY(tool)) report_map(me, device, items, n, hostaddrs, codeptr_ra);
+  } else {
+    scope->ctx = MapContext{-1, codeptr_ra};
+  }
+  if (KITE_UNLIKELY(tool)) ompt::target_end_slow(me, &rec);
+  device_push_data_scope(scope);
+}
+
+void target_data_end(const void* codeptr_ra) {
+  MapScope* scope = emulated_device_count() ? device_pop_data_scope() : nullptr;
+  if (!scope || scope->ctx.device < 0) {
+    if (scope) xfree(scope);
+    target_data_construct(kExitData, nullptr, false, codeptr_ra);
+    return;
+  }
+  Thread* me = self();
+  bool tool = ompt::active();
+  ompt::TargetRecord rec;
+  if (KITE_UNLIKELY(tool))
+    ompt::target_begin_slow(me, &rec, ompt_target_exit_data, scope->ctx.device, nullptr, codeptr_ra);
+  scope->ctx.codeptr_ra = codeptr_ra;
+  device_map_exit(scope);
+  if (KITE_UNLIKELY(tool)) ompt::target_end_slow(me, &rec);
+  xfree(scope);
+}
+
 namespace {
+
+// A target construct on an emulated device: its map list entered, the
+// region run with the device addresses in its argument vector (vec holds
+// the host vector, with firstprivate slots already pointing at their
+// private copies), the list exited.
+void run_on_device(Thread* me, int device, void (*fn)(void*), void** vec, const MapItem* items,
+                   size_t n, int thread_limit, unsigned num_teams, const void* ra, bool task) {
+  auto** dev = static_cast<void**>(__builtin_alloca((n ? n : 1) * sizeof(void*)));
+  if (n) memcpy(dev, vec, n * sizeof(void*));
+  MapContext ctx{device, ra};
+  MapScope scope;
+  if (KITE_LIKELY(!ompt::active())) {
+    device_map_enter(&scope, ctx, items, n, dev);
+    run_target_region(me, fn, dev, thread_limit, nullptr, 0, device);
+    device_map_exit(&scope);
+    return;
+  }
+  ompt::TargetRecord rec;
+  ompt::target_begin_slow(me, &rec, task ? ompt_target_nowait : ompt_target, device,
+                          task ? me->task : nullptr, ra);
+  device_map_enter(&scope, ctx, items, n, dev);
+  report_map(me, device, items, n, dev, ra);
+  run_target_region(me, fn, dev, thread_limit, &rec, num_teams, device);
+  device_map_exit(&scope);
+  ompt::target_end_slow(me, &rec);
+}
 
 size_t privates_space(const TargetLaunch& l, size_t* max_align) {
   size_t total = 0;
@@ -239,6 +407,8 @@ struct TargetTaskHeader {
   int thread_limit;
   unsigned num_teams;
   const void* codeptr_ra;
+  int device;              // emulated device, -1: host
+  size_t items_offset;     // the map list (device >= 0), from the header
 };
 
 struct TargetTaskSource {
@@ -256,8 +426,12 @@ void build_target_task_block(void* dst, void* src) {
   h->thread_limit = l.thread_limit;
   h->num_teams = l.num_teams;
   h->codeptr_ra = l.codeptr_ra;
+  h->device = l.device;
+  h->items_offset = sizeof(TargetTaskHeader) + l.mapnum * sizeof(void*);
   void** vec = reinterpret_cast<void**>(h + 1);
   if (l.mapnum) memcpy(vec, l.hostaddrs, l.mapnum * sizeof(void*));
+  if (l.device >= 0 && l.mapnum)
+    memcpy(static_cast<char*>(dst) + h->items_offset, l.items, l.mapnum * sizeof(MapItem));
   copy_privates(l, static_cast<char*>(dst) + s.privates_offset, vec);
 }
 
@@ -267,6 +441,12 @@ void run_target_task(void* block) {
   auto* h = static_cast<TargetTaskHeader*>(block);
   Thread* me = self();
   void** vec = reinterpret_cast<void**>(h + 1);
+  if (h->device >= 0) {
+    auto* items = reinterpret_cast<const MapItem*>(static_cast<char*>(block) + h->items_offset);
+    run_on_device(me, h->device, h->fn, vec, items, h->mapnum, h->thread_limit, h->num_teams,
+                  h->codeptr_ra, true);
+    return;
+  }
   if (KITE_LIKELY(!ompt::active())) {
     run_target_region(me, h->fn, vec, h->thread_limit, nullptr, 0);
     return;
@@ -282,6 +462,7 @@ void spawn_target_task(Thread* me, const TargetLaunch& l) {
   size_t space = privates_space(l, &align);
   if (align < alignof(TargetTaskHeader)) align = alignof(TargetTaskHeader);
   size_t vec_end = sizeof(TargetTaskHeader) + l.mapnum * sizeof(void*);
+  if (l.device >= 0) vec_end += l.mapnum * sizeof(MapItem);
   TargetTaskSource src{&l, round_up(vec_end, align)};
   TaskSpec spec{};
   spec.fn = run_target_task;
@@ -323,7 +504,10 @@ void target_launch(const TargetLaunch& l) {
     copy_privates(l, buf, l.hostaddrs);
   }
   if (l.depend) taskwait_depend(me, l.depend, l.codeptr_ra);
-  if (KITE_LIKELY(!ompt::active())) {
+  if (l.device >= 0) {
+    run_on_device(me, l.device, l.fn, l.hostaddrs, l.items, l.mapnum, l.thread_limit, l.num_teams,
+                  l.codeptr_ra, false);
+  } else if (KITE_LIKELY(!ompt::active())) {
     run_target_region(me, l.fn, l.hostaddrs, l.thread_limit, nullptr, 0);
   } else {
     ompt::TargetRecord rec;

@@ -1,8 +1,13 @@
-// Devices and device constructs. Kite drives no offload device: the host is
-// the only device, numbered omp_get_num_devices() == 0, and every target
-// region runs there ("host fallback"), each as a fresh initial task.
+// Devices and device constructs. Without emulated devices (KITE_DEVICES,
+// core/device.h) the host is the only device, numbered
+// omp_get_num_devices() == 0, and every target region runs there ("host
+// fallback"), each as a fresh initial task. With N emulated devices they
+// are numbered 0..N-1 and the host is N; a construct on one of them maps
+// its data into the device's memory and runs its region (still on a host
+// thread) against the device copies.
 #pragma once
 
+#include "device.h"
 #include "team.h"
 
 namespace kite {
@@ -17,7 +22,7 @@ constexpr int kOffloadDefault = 0;
 constexpr int kOffloadMandatory = 1;
 constexpr int kOffloadDisabled = 2;
 
-// Number of non-host devices: always 0.
+// Number of non-host devices: the emulated ones (0 unless KITE_DEVICES).
 int device_count();
 // The host's device number: device_count().
 int initial_device();
@@ -27,19 +32,26 @@ bool is_host_device(int device);
 // Where a device construct (target, target data, target update, ...) runs.
 // `device` is the device-clause value, or kDeviceFromIcv when the construct
 // has none (default-device-var decides), or kDeviceForceHost for if(false).
-// The construct then runs on the host: for a device number that names no
+// Returns the emulated device to run on (initialized), or -1 for the host.
+// The construct runs on the host for the host's number, for
+// OMP_TARGET_OFFLOAD=disabled, and for a device number that names no
 // device after one warning, unless OMP_TARGET_OFFLOAD=mandatory (or the
 // number is omp_invalid_device), which ends the program with libgomp's
 // message and exit status 1.
 constexpr int kDeviceFromIcv = -1000001;
 constexpr int kDeviceForceHost = -1000002;
-void select_device_for_construct(int device);
+int select_device_for_construct(int device);
 
 // Checks the device number given to a device memory routine
 // (omp_target_alloc, omp_target_memcpy, ...). Returns true for the host,
 // false for a number that names no device (the routine then reports an
 // error); under OMP_TARGET_OFFLOAD=mandatory a bad number terminates.
 bool device_routine_on_host(int device);
+// The same check for a routine that accepts the host or an emulated
+// device: the host's number (N), the device's (initialized), or -2 for a
+// number naming neither.
+constexpr int kNoSuchDevice = -2;
+int device_for_routine(int device);
 
 // Records that the program chose default-device-var itself (environment or
 // omp_set_default_device), which matters for OMP_TARGET_OFFLOAD=mandatory.
@@ -72,6 +84,8 @@ struct TargetLaunch {
   bool nowait;                // a deferrable target task
   unsigned num_teams;         // num_teams clause (0: none), for tools
   const void* codeptr_ra;     // the ABI call's return address, for tools
+  int device;                 // emulated device, or -1: host fallback
+  const MapItem* items;       // the map list (device >= 0), mapnum items
 };
 
 // Executes a target construct on the host. Without nowait the encountering
@@ -86,8 +100,18 @@ void target_launch(const TargetLaunch& launch);
 // task with nothing to do is complete at once) and what tools are told.
 // target data reports an enter-data construct at its start and an
 // exit-data construct at its end, as OpenMP 5.2 §13.5 says.
+// On an emulated device (device >= 0) the items are mapped, unmapped or
+// updated; nowait constructs then do it at once, after their dependences.
 enum DataConstruct { kEnterData, kExitData, kUpdate };
-void target_data_construct(DataConstruct kind, void** depend, bool nowait, const void* codeptr_ra);
+void target_data_construct(DataConstruct kind, void** depend, bool nowait, const void* codeptr_ra,
+                           int device = -1, const MapItem* items = nullptr, size_t n = 0);
+
+// target data: the region's mapping stays until target_data_end.
+// hostaddrs: the list's slots, which use_device_ptr/addr items update to
+// device addresses for the construct's body.
+void target_data_begin(int device, const MapItem* items, size_t n, void** hostaddrs,
+                       const void* codeptr_ra);
+void target_data_end(const void* codeptr_ra);
 
 // One step of the league of a teams construct nested in a host target
 // region (the loop gcc builds around GOMP_teams4): the first call opens the

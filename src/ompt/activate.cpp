@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "core/places.h"
+#include "core/device.h"
 #include "ompt/callbacks.h"
 #include "ompt/ora.h"
 #include "ompd/runtime/debug.h"
@@ -227,6 +228,9 @@ bool tool_attached() { return g_tool && !g_finalized.load(std::memory_order_rela
 void finalize_tool() {
   if (!g_active.load(std::memory_order_acquire) || !g_tool) return;
   if (g_finalized.exchange(true)) return;
+  // Emulated devices shut down first (device_unload, device_finalize):
+  // OpenMP 5.2 §13.4, "before an OpenMP implementation shuts down".
+  devices_finalize();
   // Threads end before the tool does: idle workers report thread_end, then
   // the calling initial thread its initial task and itself.
   end_idle_workers();

@@ -11,6 +11,7 @@
 
 #include "core/places.h"
 #include "core/target.h"
+#include "core/device.h"
 #include "ompt/callbacks.h"
 #include "ompt/events_target.h"
 
@@ -95,11 +96,20 @@ ompt_set_result_t availability(int e) {
     // Device constructs run on the host (events_target.h): every one of a
     // gcc program; clang 14 compiles a program without offload targets so
     // that its device constructs make no runtime call at all.
+    // With emulated devices (KITE_DEVICES), every device construct of a gcc
+    // program and every device event of core/device.cpp is dispatched.
     case ompt_callback_target:
     case ompt_callback_target_emi:
     case ompt_callback_target_submit:
     case ompt_callback_target_submit_emi:
-      return ompt_set_sometimes;
+      return emulated_device_count() > 0 ? ompt_set_always : ompt_set_sometimes;
+    case ompt_callback_target_map:
+    case ompt_callback_target_map_emi:
+    case ompt_callback_device_initialize:
+    case ompt_callback_device_finalize:
+    case ompt_callback_device_load:
+    case ompt_callback_device_unload:
+      return emulated_device_count() > 0 ? ompt_set_always : ompt_set_never;
     // Every device memory routine that does something (both ABIs call the
     // same omp_target_* routines).
     case ompt_callback_target_data_op:

@@ -2,6 +2,8 @@
 // run only with a tool attached.
 #include "ompt/events_target.h"
 
+#include "ompt/device_trace.h"
+
 namespace kite {
 namespace ompt {
 
@@ -87,6 +89,38 @@ void data_op_slow(Thread* me, DataOp* op, ompt_scope_endpoint_t ep) {
   }
   op->host_op_id = *id;
   if (owner && ep == ompt_scope_end) rec->host_op_id = 0;
+}
+
+void device_initialize_slow(int device) {
+  if (auto cb = callback<ompt_callback_device_initialize_t>(ompt_callback_device_initialize))
+    cb(device, "kite-emulated", device_handle(device), device_lookup,
+       "Kite emulated device: host threads, separate device memory (docs/user-guide.md)");
+}
+
+void device_finalize_slow(int device) {
+  if (auto cb = callback<ompt_callback_device_finalize_t>(ompt_callback_device_finalize))
+    cb(device);
+  device_trace_finalize(device);
+}
+
+void device_load_slow(int device, const char* file, int64_t offset, void* vma, size_t bytes,
+                      void* host_addr, void* device_addr, uint64_t module_id) {
+  if (auto cb = callback<ompt_callback_device_load_t>(ompt_callback_device_load))
+    cb(device, file, offset, vma, bytes, host_addr, device_addr, module_id);
+}
+
+void device_unload_slow(int device, uint64_t module_id) {
+  if (auto cb = callback<ompt_callback_device_unload_t>(ompt_callback_device_unload))
+    cb(device, module_id);
+}
+
+void target_map_slow(Thread* me, unsigned n, void** host, void** dev, size_t* bytes,
+                     unsigned* flags, const void* codeptr_ra) {
+  TargetRecord* rec = current_target(me);
+  if (auto emi = callback<ompt_callback_target_map_emi_t>(ompt_callback_target_map_emi))
+    emi(rec ? &rec->target_data : nullptr, n, host, dev, bytes, flags, codeptr_ra);
+  else if (auto cb = callback<ompt_callback_target_map_t>(ompt_callback_target_map))
+    cb(rec ? rec->target_id : ompt_id_none, n, host, dev, bytes, flags, codeptr_ra);
 }
 
 TargetRecord* current_target(Thread* me) {

@@ -18,6 +18,29 @@
 // or transfer happens and neither target_map nor target_data_op is
 // dispatched for it.
 //
+// With emulated devices (KITE_DEVICES=N, core/device.h) a construct on
+// device d (0..N-1) also reports, in this order on the encountering thread
+// (the target task's thread for nowait):
+//   target begin                       (device_num d)
+//   target_data_op alloc / transfer_to_device   one per allocation / copy
+//   target_map                          the construct's list items, once
+//   target_submit begin/end, the region (target only)
+//   target_data_op transfer_from_device / delete at the end
+//   target end
+// Data ops carry host = N as the host side's device number (src of a
+// transfer to the device, dest of one from it, src of an alloc: the host
+// address being mapped). device_initialize comes before a device's first
+// construct or routine, device_load before its first region from a code
+// object (the executable or shared object holding gcc's host-fallback
+// function), device_unload and device_finalize at shutdown.
+//
+// For device tracing (device_trace.h): a record belongs in
+//   target_begin_slow / target_end_slow   target record (rec->device_num)
+//   data_op_slow begin..end               target_data_op record (span)
+//   target_map_slow                       target_map record
+//   target_submit_slow begin..end         target_kernel record (span)
+// each of which has the tool-written host_op_id / target_data value.
+//
 // Where a tool registered both forms of an event, only the EMI form is
 // dispatched (the non-EMI form carries nothing the EMI form lacks).
 #pragma once
@@ -70,6 +93,18 @@ struct DataOp {
   ompt_id_t host_op_id;  // set by the tool (EMI) or the runtime
 };
 void data_op_slow(Thread* me, DataOp* op, ompt_scope_endpoint_t ep);
+
+// Device life cycle (emulated devices only).
+void device_initialize_slow(int device);
+void device_finalize_slow(int device);
+void device_load_slow(int device, const char* file, int64_t offset, void* vma, size_t bytes,
+                      void* host_addr, void* device_addr, uint64_t module_id);
+void device_unload_slow(int device, uint64_t module_id);
+
+// target_map (_emi) for the list items a construct mapped (flags:
+// ompt_target_map_flag_*), on the thread that owns `rec`.
+void target_map_slow(Thread* me, unsigned n, void** host, void** dev, size_t* bytes,
+                     unsigned* flags, const void* codeptr_ra);
 
 // The construct `me` is in, for ompt_get_target_info (async-signal-safe:
 // plain loads only); null outside any.
