@@ -26,6 +26,7 @@
 #include "core/device.h"
 #include "ompt/callbacks.h"
 #include "ompt/ora.h"
+#include "ompt/tr2.h"
 #include "ompd/runtime/debug.h"
 
 extern "C" int omp_get_initial_device(void);
@@ -173,6 +174,19 @@ void activate() {
   ompt_start_tool_result_t* r = find_in_process(log);
   if (!r) r = find_in_libraries(log);
   if (!r) {
+    // The draft OMPT interfaces (src/ompt/tr2.cpp), only when no
+    // ompt_start_tool returned a tool: one interface per process.
+    const char* where = nullptr;
+    log("no ompt_start_tool tool; looking for a draft OMPT tool's ompt_initialize");
+    switch (tr2::activate(&where)) {
+      case tr2::Outcome::kAccepted:
+        log("ompt_initialize in %s returned non-zero: the draft OMPT interface is active", where);
+        return;
+      case tr2::Outcome::kDeclined:
+        log("ompt_initialize in %s returned 0: no draft OMPT interface", where);
+        break;
+      case tr2::Outcome::kNone: break;
+    }
     log("no tool found; the OMPT interface stays inactive");
     return;
   }
@@ -223,7 +237,9 @@ void activate_once() {
   while (g_once.load(std::memory_order_acquire) != 2) sched_yield_portable();
 }
 
-bool tool_attached() { return g_tool && !g_finalized.load(std::memory_order_relaxed); }
+bool tool_attached() {
+  return (g_tool && !g_finalized.load(std::memory_order_relaxed)) || tr2::attached();
+}
 
 void finalize_tool() {
   if (!g_active.load(std::memory_order_acquire) || !g_tool) return;

@@ -11,6 +11,7 @@
 #include "ompt/events_task.h"
 #include "ompt/events_ws.h"
 #include "ompt/ora.h"
+#include "ompt/tr2.h"
 #include "ompd/runtime/debug.h"
 
 namespace kite {
@@ -49,10 +50,12 @@ void on_thread_begin_slow(Thread* t, ompt_thread_t kind) {
   ompd::thread_begins(t);
   auto cb = callback<ompt_callback_thread_begin_t>(ompt_callback_thread_begin);
   if (cb) cb(kind, &t->ompt.thread_data);
+  tr2::thread_begin(t, kind == ompt_thread_worker, __builtin_dwarf_cfa());
 }
 
 void on_thread_end_slow(Thread* t) {
   ora::idle_end(t);
+  tr2::thread_end(t);
   auto cb = callback<ompt_callback_thread_end_t>(ompt_callback_thread_end);
   if (cb) cb(&t->ompt.thread_data);
   set_state(t, ompt_state_undefined);
@@ -69,6 +72,7 @@ void on_initial_thread(Thread* t) {
   if (cb)
     cb(ompt_scope_begin, implicit_region_data(t), &t->initial_task.ompt.task_data, 1, 1,
        ompt_task_initial);
+  tr2::initial_task(t, true);
 }
 
 void on_initial_thread_end(Thread* t) {
@@ -85,6 +89,7 @@ void on_initial_thread_end(Thread* t) {
   // docs/ompt.md names them (Archer 14).
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb) cb(ompt_scope_end, nullptr, &t->initial_task.ompt.task_data, 0, 1, ompt_task_initial);
+  tr2::initial_task(t, false);
   on_thread_end_slow(t);
 }
 
@@ -106,11 +111,13 @@ void on_parallel_begin_slow(Thread* me, Team* team, const ForkSpec& spec) {
     cb(&me->task->ompt.task_data, &me->task->ompt.frame, &ts.parallel_data, ts.requested,
        ts.flags, ts.codeptr_ra);
   ora::on_fork(me, team);
+  tr2::parallel(me, team, true);
 }
 
 void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
   set_state(me, ompt_state_work_parallel);
   ora::idle_end(me);
+  tr2::implicit_task(me, team, tid, true);
   me->ompt.cancel_seen_team = nullptr;
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb)
@@ -142,6 +149,7 @@ void on_region_barrier_begin_slow(Thread* me, Team* team) {
   std::atomic_signal_fence(std::memory_order_release);
   set_state(me, ompt_state_wait_barrier_implicit_parallel);
   ora::emit(OMP_EVENT_THR_BEGIN_IBAR);
+  tr2::barrier(me, true);
   sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_implicit_parallel,
               ompt_scope_begin, &team->ompt.parallel_data, task_data, ra);
 }
@@ -157,6 +165,7 @@ void on_region_barrier_end_slow(Thread* me, Team* team) {
   // wait's and the region's) are such events.
   sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_implicit_parallel,
               ompt_scope_end, nullptr, task_data, ra);
+  tr2::barrier(me, false);
   set_state(me, ompt_state_overhead);
   me->ompt.wait_id = 0;
   ora::emit(OMP_EVENT_THR_END_IBAR);
@@ -177,6 +186,7 @@ void on_region_barrier_end_slow(Thread* me, Team* team) {
   // §19.5.2.11, quoted at on_initial_thread_end).
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb) cb(ompt_scope_end, nullptr, task_data, 0, unsigned(tid), ompt_task_implicit);
+  tr2::implicit_task(me, team, tid, false);
   ompd::bp_task_end();
 }
 
@@ -195,11 +205,13 @@ void on_parallel_end_slow(Thread* me, Team* team) {
   clear_enter_frame(enc);
   set_state(me, working_state(me));
   ora::on_join(me, team);
+  tr2::parallel(me, team, false);
 }
 
 void on_worker_idle_slow(Thread* me) {
   set_state(me, ompt_state_idle);
   ora::idle_begin(me);
+  tr2::idle(me, true);
 }
 
 void on_explicit_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
@@ -215,11 +227,13 @@ void on_explicit_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* 
     std::atomic_signal_fence(std::memory_order_release);
     set_state(me, ompt_state_wait_barrier_explicit);
     ora::emit(OMP_EVENT_THR_BEGIN_EBAR);
+    tr2::barrier(me, true);
     sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_explicit, ep, pd,
                 &task->ompt.task_data, codeptr_ra);
   } else {
     sync_region(ompt_callback_sync_region_wait, ompt_sync_region_barrier_explicit, ep, pd,
                 &task->ompt.task_data, codeptr_ra);
+    tr2::barrier(me, false);
     set_state(me, working_state(me));
     me->ompt.wait_id = 0;
     ora::emit(OMP_EVENT_THR_END_EBAR);

@@ -6,6 +6,7 @@
 #include "ompt/events_mutex.h"
 
 #include "ompt/ora.h"
+#include "ompt/tr2.h"
 
 namespace kite {
 namespace ompt {
@@ -88,6 +89,7 @@ void on_mutex_acquire(Thread* me, ompt_mutex_t kind, unsigned hint, const void* 
   if (wait_state) {
     set_waiting(me, wait_state, wait_id);
     ora::wait_begin(me, wait_state);
+    tr2::mutex(me, tr2::kMutexWait, kind, wait_id);
   }
   auto cb = callback<ompt_callback_mutex_acquire_t>(ompt_callback_mutex_acquire);
   if (cb) cb(kind, hint, kMutexImplSpinFutex, as_wait_id(wait_id), codeptr_ra);
@@ -97,6 +99,7 @@ void on_mutex_acquired(Thread* me, ompt_mutex_t kind, const void* wait_id,
                        const void* codeptr_ra) {
   set_working(me);
   ora::wait_end(me);
+  tr2::mutex(me, tr2::kMutexAcquired, kind, wait_id);
   auto cb = callback<ompt_callback_mutex_t>(ompt_callback_mutex_acquired);
   if (cb) cb(kind, as_wait_id(wait_id), codeptr_ra);
 }
@@ -104,6 +107,7 @@ void on_mutex_acquired(Thread* me, ompt_mutex_t kind, const void* wait_id,
 void on_mutex_released(ompt_mutex_t kind, const void* wait_id, const void* codeptr_ra) {
   auto cb = callback<ompt_callback_mutex_t>(ompt_callback_mutex_released);
   if (cb) cb(kind, as_wait_id(wait_id), codeptr_ra);
+  tr2::mutex(tls_self, tr2::kMutexReleased, kind, wait_id);
 }
 
 void on_nest_lock(Thread* me, ompt_scope_endpoint_t ep, const void* wait_id,
@@ -114,6 +118,8 @@ void on_nest_lock(Thread* me, ompt_scope_endpoint_t ep, const void* wait_id,
   }
   auto cb = callback<ompt_callback_nest_lock_t>(ompt_callback_nest_lock);
   if (cb) cb(ep, as_wait_id(wait_id), codeptr_ra);
+  tr2::mutex(me, ep == ompt_scope_begin ? tr2::kNestNext : tr2::kNestPrev, ompt_mutex_nest_lock,
+             wait_id);
 }
 
 void on_ordered_begin(Thread* me, const void* codeptr_ra) {
@@ -135,12 +141,14 @@ void on_lock_init(ompt_mutex_t kind, unsigned hint, const void* wait_id, const v
   remember_hint(wait_id, hint);
   auto cb = callback<ompt_callback_mutex_acquire_t>(ompt_callback_lock_init);
   if (cb) cb(kind, hint, kMutexImplSpinFutex, as_wait_id(wait_id), codeptr_ra);
+  tr2::mutex(tls_self, tr2::kLockInit, kind, wait_id);
 }
 
 void on_lock_destroy(ompt_mutex_t kind, const void* wait_id, const void* codeptr_ra) {
   remember_hint(wait_id, 0);
   auto cb = callback<ompt_callback_mutex_t>(ompt_callback_lock_destroy);
   if (cb) cb(kind, as_wait_id(wait_id), codeptr_ra);
+  tr2::mutex(tls_self, tr2::kLockDestroy, kind, wait_id);
 }
 
 int control_tool(Thread* me, uint64_t command, uint64_t modifier, void* arg,

@@ -11,6 +11,7 @@
 #include "core/depend.h"
 #include "core/wait.h"
 #include "ompd/runtime/debug.h"
+#include "ompt/tr2.h"
 
 namespace kite {
 namespace ompt {
@@ -26,6 +27,7 @@ void schedule(Task* prior, int status, Task* next) {
   if (cb)
     cb(&prior->ompt.task_data, static_cast<ompt_task_status_t>(status),
        next ? &next->ompt.task_data : nullptr);
+  tr2::task_schedule(prior, status, next);
 }
 
 // Kinds stored in gcc's omp_depend_t objects (depobj, inoutset).
@@ -149,6 +151,7 @@ void task_create_slow(Thread* me, Task* t, int flags, void** depend, const void*
   if (cb)
     cb(&enc->ompt.task_data, &enc->ompt.frame, &t->ompt.task_data, flags, depend != nullptr,
        codeptr_ra);
+  tr2::task_create(me, t);
   if (depend) report_dependences(t, depend);
 }
 
@@ -327,6 +330,7 @@ void sync_task_region_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpo
   if (ep == ompt_scope_begin && enter_frame) set_enter_frame(task, enter_frame);
   auto cb = callback<ompt_callback_sync_region_t>(ompt_callback_sync_region);
   if (cb) cb(kind, ep, current_region(me), &task->ompt.task_data, codeptr_ra);
+  tr2::task_sync(me, kind, ep == ompt_scope_begin, false);
   if (ep == ompt_scope_end) clear_enter_frame(task);
 }
 
@@ -339,6 +343,7 @@ void taskgroup_begin_slow(Thread* me, const void* codeptr_ra, void* enter_frame)
   if (cb)
     cb(ompt_sync_region_taskgroup, ompt_scope_begin, current_region(me), &task->ompt.task_data,
        codeptr_ra);
+  tr2::task_sync(me, ompt_sync_region_taskgroup, true, false);
   if (enter_frame && !had_frame) clear_enter_frame(task);
 }
 
@@ -350,8 +355,10 @@ void sync_task_wait_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoin
     set_state(me, kind == ompt_sync_region_taskwait ? ompt_state_wait_taskwait
                                                     : ompt_state_wait_taskgroup);
     if (cb) cb(kind, ep, current_region(me), &task->ompt.task_data, codeptr_ra);
+    tr2::task_sync(me, kind, true, true);
   } else {
     if (cb) cb(kind, ep, current_region(me), &task->ompt.task_data, codeptr_ra);
+    tr2::task_sync(me, kind, false, true);
     set_state(me, working_state(me));
   }
 }

@@ -3,6 +3,7 @@
 
 #include "ompt/events_task.h"
 #include "ompt/ora.h"
+#include "ompt/tr2.h"
 
 namespace kite {
 namespace ompt {
@@ -47,6 +48,7 @@ void work_begin_slow(Thread* me, int work, uint64_t count, const void* codeptr_r
   if (cb)
     cb(static_cast<ompt_work_t>(work), ompt_scope_begin, current_region(me),
        &me->task->ompt.task_data, count, codeptr_ra);
+  tr2::work(me, work, true, codeptr_ra);
 }
 
 void work_end_slow(Thread* me) {
@@ -61,6 +63,7 @@ void work_end_slow(Thread* me) {
     cb(static_cast<ompt_work_t>(work), ompt_scope_end, current_region(me), &me->task->ompt.task_data,
        me->ompt.work_count, me->ompt.work_ra);
   if (work == ompt_work_single_executor) ora::emit(OMP_EVENT_THR_END_SINGLE);
+  tr2::work(me, work, false, me->ompt.work_ra);
 }
 
 void dispatch_slow(Thread* me, uint64_t first, uint64_t iterations) {
@@ -112,9 +115,11 @@ void barrier_slow(Thread* me, ompt_sync_region_t kind, ompt_scope_endpoint_t ep,
     std::atomic_signal_fence(std::memory_order_release);
     set_state(me, wait_state(kind));
     ora::emit(OMP_EVENT_THR_BEGIN_IBAR);
+    tr2::barrier(me, true);
     sync(ompt_callback_sync_region_wait, kind, ep, me, codeptr_ra);
   } else {
     sync(ompt_callback_sync_region_wait, kind, ep, me, codeptr_ra);
+    tr2::barrier(me, false);
     set_state(me, me->team ? ompt_state_work_parallel : ompt_state_work_serial);
     me->ompt.wait_id = 0;
     ora::emit(OMP_EVENT_THR_END_IBAR);
@@ -179,6 +184,7 @@ void distribute_end_slow(Thread* me) {
 
 void masked_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
   if (ep == ompt_scope_begin) ora::emit(OMP_EVENT_THR_BEGIN_MASTER);
+  tr2::master(me, ep == ompt_scope_begin);
   auto cb = callback<ompt_callback_masked_t>(ompt_callback_masked);
   if (cb) cb(ep, current_region(me), &me->task->ompt.task_data, codeptr_ra);
   if (ep == ompt_scope_end) ora::emit(OMP_EVENT_THR_END_MASTER);
@@ -187,6 +193,7 @@ void masked_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
 void flush_slow(Thread* me, const void* codeptr_ra) {
   auto cb = callback<ompt_callback_flush_t>(ompt_callback_flush);
   if (cb) cb(&me->ompt.thread_data, codeptr_ra);
+  tr2::flush(me);
 }
 
 // The thread is in work_reduction from the begin event to the end event,

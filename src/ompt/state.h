@@ -71,6 +71,12 @@ struct ThreadState {
   const void* ora_event_team;
   int ora_wait_end;
   bool ora_idle;
+  // The draft OMPT interfaces (src/ompt/tr2.cpp): the thread reported
+  // idle_begin without its end yet, and the frame of its idle loop; it
+  // waits for a nest lock (TR2's wait_nest_lock state).
+  bool tr2_idle;
+  bool tr2_nest_wait;
+  void* tr2_idle_frame;
 };
 
 struct TaskState {
@@ -104,7 +110,7 @@ struct TeamState {
   const void* codeptr_ra;     // return address of the construct's ABI call
   unsigned requested;         // requested team size (parallel_begin)
   int flags;                  // ompt_parallel_flag_t bits of the region
-  uint64_t ora_id;            // ORA's parallel region id, from 1 (ora.cpp)
+  uint64_t ora_id;            // ORA's and the draft OMPTs' region id, from 1 (ora.cpp)
 };
 
 }  // namespace ompt
