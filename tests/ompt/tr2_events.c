@@ -540,6 +540,10 @@ int main(void) {
   }
   CHECK_EQ_LONG(tasks, 2);
   CHECK(count(ompt_event_taskwait_begin) == 1 && count(ompt_event_taskwait_end) == 1);
+  // A task run inside the taskwait's wait ends the wait interval first and
+  // begins it again after: the intervals stay paired per thread.
+  check_pairs(ompt_event_wait_taskwait_begin, ompt_event_wait_taskwait_end, "wait_taskwait");
+  check_pairs(ompt_event_wait_barrier_begin, ompt_event_wait_barrier_end, "wait_barrier (tasks)");
 
   // --- constructs gcc inlines: master and static loops ---
   n0 = g_n;
