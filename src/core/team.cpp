@@ -173,6 +173,34 @@ void run_implicit_task(Thread* me, Team* team, int tid) {
   ompt::run_outlined(team->fn, team->data, me->task);
 }
 
+// A worker's end of a region when nothing can need it there any more: no
+// tool watching (a tool sees every thread wait at the implicit barrier), no
+// explicit task outstanding (a worker that waited would help run them), not
+// cancelled. Then the implicit barrier needs only its arrival: whatever
+// follows the region runs on the primary, which waits for the whole team.
+// The worker goes straight back to waiting for the next region instead of
+// waiting for the release and then signalling `done` after it, so the join
+// costs one hand-off where it cost three: with more threads than cores each
+// hand-off is a round of context switches. Tasks created after this worker
+// arrived are run by the threads still in the barrier (the primary always
+// is). Returns false when the full barrier is needed.
+bool join_arrive_and_leave(Thread* me, Team* team) {
+  if (ompt::active() || team->nthreads == 1 ||
+      team->task_pending.load(std::memory_order_acquire) != 0 ||
+      team->cancelled.load(std::memory_order_acquire) != 0)
+    return false;
+  Barrier& b = team->barrier;
+  if (b.arrive()) {
+    // Last to arrive: it completes the barrier as barrier_with_tasks does.
+    if (team->task_pending.load(std::memory_order_acquire) != 0)
+      task_wait_all_team_tasks(me, team);
+    team->ws_cancelled.store(0, std::memory_order_relaxed);
+    b.release();
+    task_notify(team);
+  }
+  return true;
+}
+
 void worker_loop(Thread* me) {
   uint32_t seen = 0;
   for (;;) {
@@ -186,9 +214,11 @@ void worker_loop(Thread* me) {
     // became an initial thread (atfork_child) with no program of its own
     // to go back to, so leaving the region ends the child.
     if (KITE_UNLIKELY(tls_self != me)) exit(0);
-    ompt::on_region_barrier_begin(me, team);
-    team_barrier(me);
-    ompt::on_region_barrier_end(me, team);
+    if (!join_arrive_and_leave(me, team)) {
+      ompt::on_region_barrier_begin(me, team);
+      team_barrier(me);
+      ompt::on_region_barrier_end(me, team);
+    }
     me->team = nullptr;
     me->task = nullptr;
     ompt::on_worker_idle(me);
