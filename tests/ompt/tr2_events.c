@@ -567,6 +567,29 @@ int main(void) {
   CHECK_EQ_LONG(loops, 2);  // a dynamic loop is a call for both compilers
   check_pairs(ompt_event_loop_begin, ompt_event_loop_end, "loop");
 
+  // --- requested_team_size without a clause is nthreads-var; a serialized
+  // region is reported, with a team of one ---
+  n0 = g_n;
+  uint64_t serial_id = 0;
+  int serial_size = 0;
+#pragma omp parallel
+  g_sink += 1;
+#pragma omp parallel if (0)
+  {
+    serial_id = get_parallel_id(0);
+    serial_size = get_team_size(0);
+  }
+  int begins = 0;
+  for (int i = n0; i < g_n && i < kCap; ++i) {
+    if (g_log[i].ev != ompt_event_parallel_begin) continue;
+    CHECK_EQ_LONG(g_log[i].c, begins == 0 ? omp_get_max_threads() : 1);
+    if (begins == 1) CHECK_EQ_LONG(g_log[i].b, serial_id);
+    ++begins;
+  }
+  CHECK_EQ_LONG(begins, 2);
+  CHECK(serial_id != 0);
+  CHECK_EQ_LONG(serial_size, 1);
+
   // --- ompt_control reaches the tool's control callback ---
   ompt_control(3, 4);
   CHECK_EQ_LONG(g_control_cmd, 3);
