@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 
 #include "env_parse.h"
+#include "icv.h"
+#include "target.h"
 #include "ompt/events_target.h"
 #include "team.h"
 
@@ -31,6 +33,9 @@ std::atomic<int> g_count{-1};
 int read_device_count() {
   const char* v = env_get("KITE_DEVICES");
   if (!v) return 0;
+  // OMP_TARGET_OFFLOAD=disabled: "the behavior is as if the only device is
+  // the host device" (OpenMP 5.2 §21.2.8).
+  if (g_icv.target_offload == kOffloadDisabled) return 0;
   long n;
   const char* why;
   if (!env_parse_long(v, 0, kMaxEmulatedDevices, &n, &why)) {
@@ -59,6 +64,19 @@ struct Module {
   uint64_t id;
 };
 
+constexpr uint32_t kBlockMagic = 0x6b446576;  // "kDev"
+struct BlockHeader {
+  void* raw;
+  size_t size;      // asked for
+  size_t capacity;  // usable bytes of the underlying allocation
+  uint32_t magic;
+  int16_t device;
+  uint16_t pad;
+  uint32_t align;
+  uint32_t pad2;
+};
+static_assert(sizeof(BlockHeader) <= 64, "header fits below a 64-byte aligned block");
+
 struct DeviceState {
   pthread_mutex_t lock;
   std::atomic<int> init;  // 0: not yet, 1: in progress, 2: done
@@ -66,7 +84,11 @@ struct DeviceState {
   size_t n, cap;
   Module mods[32];
   int nmods;
+  const void* last_fn;  // the last region body found loaded
   std::atomic<size_t> bytes_live;
+  BlockHeader* cached[8];
+  int ncached;
+  size_t cached_bytes;
 };
 
 DeviceState g_dev[kMaxEmulatedDevices];
@@ -95,16 +117,6 @@ void device_fatal(const char* fmt, ...) {
 }
 
 // --- arena --------------------------------------------------------------------
-
-constexpr uint32_t kBlockMagic = 0x6b446576;  // "kDev"
-struct BlockHeader {
-  void* raw;
-  size_t size;
-  uint32_t magic;
-  int device;
-  uint64_t pad;
-};
-static_assert(sizeof(BlockHeader) == 32, "header fits below a 64-byte aligned block");
 
 // --- table --------------------------------------------------------------------
 
@@ -486,12 +498,14 @@ void devices_finalize() {
 
 void device_note_code(int device, const void* fn) {
   if (!ompt::active()) return;
+  if (__atomic_load_n(&g_dev[device].last_fn, __ATOMIC_RELAXED) == fn) return;
   Dl_info info;
   if (!dladdr(fn, &info) || !info.dli_fbase) return;
   uintptr_t base = reinterpret_cast<uintptr_t>(info.dli_fbase);
   uint64_t id;
   {
     Locked l(device);
+    l->last_fn = fn;
     for (int m = 0; m < l->nmods; ++m)
       if (l->mods[m].base == base) return;
     if (l->nmods == int(sizeof l->mods / sizeof l->mods[0])) return;
@@ -506,20 +520,47 @@ void device_note_code(int device, const void* fn) {
                          info.dli_fbase, id);
 }
 
+// Freed blocks a device keeps for reuse, as a device allocator keeps its
+// pool: a program mapping the same arrays region after region then pays
+// for the copies, not for fresh pages each time.
+constexpr int kCachedBlocks = 8;
+constexpr size_t kCacheMaxBytes = size_t(256) << 20;
+
 void* device_mem_alloc(int device, size_t size, size_t align) {
   size_t a = align > 64 ? align : 64;
   if (a & (a - 1)) a = 64;
   size_t total;
   if (__builtin_add_overflow(size, a, &total)) return nullptr;
+  DeviceState& d = g_dev[device];
   void* raw = nullptr;
-  if (posix_memalign(&raw, a, total) != 0) return nullptr;
+  size_t cap = 0;
+  if (a == 64) {
+    // A cached block that fits without wasting more than half of it.
+    Locked l(device);
+    for (int i = 0; i < d.ncached; ++i) {
+      BlockHeader* h = d.cached[i];
+      if (h->capacity >= size && h->capacity / 2 <= size) {
+        raw = h->raw;
+        cap = h->capacity;
+        d.cached_bytes -= cap;
+        d.cached[i] = d.cached[--d.ncached];
+        break;
+      }
+    }
+  }
+  if (!raw) {
+    if (posix_memalign(&raw, a, total) != 0) return nullptr;
+    cap = size;
+  }
   char* user = static_cast<char*>(raw) + a;
   auto* h = reinterpret_cast<BlockHeader*>(user - sizeof(BlockHeader));
   h->raw = raw;
   h->size = size;
+  h->capacity = cap;
   h->magic = kBlockMagic;
   h->device = device;
-  g_dev[device].bytes_live.fetch_add(size, std::memory_order_relaxed);
+  h->align = uint32_t(a);
+  d.bytes_live.fetch_add(size, std::memory_order_relaxed);
   return user;
 }
 
@@ -528,7 +569,25 @@ bool device_mem_free(int device, void* p) {
   auto* h = reinterpret_cast<BlockHeader*>(static_cast<char*>(p) - sizeof(BlockHeader));
   if (h->magic != kBlockMagic || h->device != device) return false;
   h->magic = 0;
-  g_dev[device].bytes_live.fetch_sub(h->size, std::memory_order_relaxed);
+  DeviceState& d = g_dev[device];
+  d.bytes_live.fetch_sub(h->size, std::memory_order_relaxed);
+  if (h->align == 64 && h->capacity <= kCacheMaxBytes) {
+    Locked l(device);
+    if (d.ncached == kCachedBlocks || d.cached_bytes + h->capacity > kCacheMaxBytes) {
+      // The oldest goes to make room.
+      if (d.ncached) {
+        BlockHeader* old = d.cached[0];
+        d.cached_bytes -= old->capacity;
+        d.cached[0] = d.cached[--d.ncached];
+        free(old->raw);
+      }
+    }
+    if (d.cached_bytes + h->capacity <= kCacheMaxBytes) {
+      d.cached[d.ncached++] = h;
+      d.cached_bytes += h->capacity;
+      return true;
+    }
+  }
   free(h->raw);
   return true;
 }

@@ -1,0 +1,53 @@
+/* An OMPT tool that registers every host-side target callback and counts
+ * them: the cost of a tool watching the emulated device (bench/device). */
+#include <omp-tools.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static unsigned long count;
+static ompt_get_unique_id_t unique_id;
+
+static void on_target(ompt_target_t k, ompt_scope_endpoint_t ep, int dev, ompt_data_t* task,
+                      ompt_data_t* target_task, ompt_data_t* target_data, const void* ra) {
+  (void)k; (void)dev; (void)task; (void)target_task; (void)ra;
+  if (ep == ompt_scope_begin) target_data->value = unique_id();
+  __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
+}
+static void on_op(ompt_scope_endpoint_t ep, ompt_data_t* tt, ompt_data_t* td, ompt_id_t* id,
+                  ompt_target_data_op_t op, void* s, int sd, void* d, int dd, size_t b,
+                  const void* ra) {
+  (void)tt; (void)td; (void)op; (void)s; (void)sd; (void)d; (void)dd; (void)b; (void)ra;
+  if (ep == ompt_scope_begin) *id = unique_id();
+  __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
+}
+static void on_map(ompt_data_t* td, unsigned n, void** h, void** d, size_t* b, unsigned* f,
+                   const void* ra) {
+  (void)td; (void)n; (void)h; (void)d; (void)b; (void)f; (void)ra;
+  __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
+}
+static void on_submit(ompt_scope_endpoint_t ep, ompt_data_t* td, ompt_id_t* id, unsigned t) {
+  (void)td; (void)t;
+  if (ep == ompt_scope_begin) *id = unique_id();
+  __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
+}
+
+static int init(ompt_function_lookup_t lookup, int dev, ompt_data_t* data) {
+  (void)dev; (void)data;
+  ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
+  unique_id = (ompt_get_unique_id_t)lookup("ompt_get_unique_id");
+  set(ompt_callback_target_emi, (ompt_callback_t)on_target);
+  set(ompt_callback_target_data_op_emi, (ompt_callback_t)on_op);
+  set(ompt_callback_target_map_emi, (ompt_callback_t)on_map);
+  set(ompt_callback_target_submit_emi, (ompt_callback_t)on_submit);
+  return 1;
+}
+static void fini(ompt_data_t* data) {
+  (void)data;
+  if (getenv("DEVBENCH_TOOL_REPORT")) fprintf(stderr, "devbench tool: %lu callbacks\n", count);
+}
+
+ompt_start_tool_result_t* ompt_start_tool(unsigned v, const char* rt) {
+  (void)v; (void)rt;
+  static ompt_start_tool_result_t r = {init, fini, {0}};
+  return &r;
+}
