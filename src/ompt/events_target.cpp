@@ -43,10 +43,16 @@ void target_begin_slow(Thread* me, TargetRecord* rec, ompt_target_t kind, int de
         codeptr_ra);
   else if (auto cb = callback<ompt_callback_target_t>(ompt_callback_target))
     cb(kind, ompt_scope_begin, device, rec->task_data, rec->target_id, codeptr_ra);
+  // device tracing (device_trace.h)
+  rec->kernel.span.device_num = -1;
+  if (device_tracing(device)) trace_target_endpoint(rec, ompt_scope_begin);
 }
 
 void target_end_slow(Thread* me, TargetRecord* rec) {
   ompt_target_t kind = static_cast<ompt_target_t>(rec->kind);
+  // device tracing (device_trace.h)
+  trace_kernel_end(rec, &rec->kernel);
+  if (device_tracing(rec->device_num)) trace_target_endpoint(rec, ompt_scope_end);
   if (auto emi = callback<ompt_callback_target_emi_t>(ompt_callback_target_emi))
     emi(kind, ompt_scope_end, rec->device_num, rec->task_data, rec->target_task_data,
         &rec->target_data, rec->codeptr_ra);
@@ -65,6 +71,10 @@ void target_submit_slow(TargetRecord* rec, ompt_scope_endpoint_t ep, unsigned re
       cb(rec->target_id, rec->host_op_id, requested_num_teams);
     }
   }
+  // device tracing (device_trace.h): the kernel runs from here until the
+  // construct's next operation
+  if (ep == ompt_scope_begin && device_tracing(rec->device_num))
+    trace_kernel_begin(rec, &rec->kernel, requested_num_teams);
   if (ep == ompt_scope_end) rec->host_op_id = 0;
 }
 
@@ -79,6 +89,10 @@ void data_op_slow(Thread* me, DataOp* op, ompt_scope_endpoint_t ep) {
   auto emi = callback<ompt_callback_target_data_op_emi_t>(ompt_callback_target_data_op_emi);
   auto cb = emi ? nullptr : callback<ompt_callback_target_data_op_t>(ompt_callback_target_data_op);
   *id = ep == ompt_scope_begin ? (emi ? 0 : next_target_id()) : op->host_op_id;
+  // device tracing (device_trace.h): a region's kernel ends where the
+  // construct's next operation begins; this one's record ends here
+  if (owner && ep == ompt_scope_begin) trace_kernel_end(rec, &rec->kernel);
+  if (ep == ompt_scope_end) trace_data_op_end(rec, op, *id, &op->trace);
   if (emi) {
     emi(ep, rec ? rec->target_task_data : nullptr, rec ? &rec->target_data : nullptr, id,
         op->optype, op->src_addr, op->src_device_num, op->dest_addr, op->dest_device_num,
@@ -88,6 +102,8 @@ void data_op_slow(Thread* me, DataOp* op, ompt_scope_endpoint_t ep) {
        op->dest_addr, op->dest_device_num, op->bytes, op->codeptr_ra);
   }
   op->host_op_id = *id;
+  // device tracing: the operation's span opens once the tool has seen it
+  if (ep == ompt_scope_begin && data_op_trace_device(op) >= 0) trace_data_op_begin(op, &op->trace);
   if (owner && ep == ompt_scope_end) rec->host_op_id = 0;
 }
 
@@ -121,6 +137,9 @@ void target_map_slow(Thread* me, unsigned n, void** host, void** dev, size_t* by
     emi(rec ? &rec->target_data : nullptr, n, host, dev, bytes, flags, codeptr_ra);
   else if (auto cb = callback<ompt_callback_target_map_t>(ompt_callback_target_map))
     cb(rec ? rec->target_id : ompt_id_none, n, host, dev, bytes, flags, codeptr_ra);
+  // device tracing (device_trace.h)
+  if (rec && device_tracing(rec->device_num))
+    trace_target_map(rec, n, host, dev, bytes, flags, codeptr_ra);
 }
 
 TargetRecord* current_target(Thread* me) {

@@ -46,6 +46,7 @@
 #pragma once
 
 #include "ompt/callbacks.h"
+#include "ompt/device_trace.h"
 
 namespace kite {
 namespace ompt {
@@ -61,6 +62,7 @@ struct TargetRecord {
   ompt_data_t* target_task_data;  // the deferred target task, or null
   const void* codeptr_ra;
   TargetRecord* saved;            // the thread's previous record
+  KernelTrace kernel;             // device tracing: the region's kernel record
 };
 
 // target (_emi) begin for a construct of `kind` on `device`; from here to
@@ -91,6 +93,7 @@ struct DataOp {
   size_t bytes;
   const void* codeptr_ra;
   ompt_id_t host_op_id;  // set by the tool (EMI) or the runtime
+  TraceSpan trace;       // device tracing: the operation on the device's timeline
 };
 void data_op_slow(Thread* me, DataOp* op, ompt_scope_endpoint_t ep);
 
