@@ -138,8 +138,8 @@ void wait_interval(Thread* me, bool begin) {
 
 // --- which compilers built the program ------------------------------------------
 // Per compiler, whether the runtime sees each construct: gcc inlines master,
-// flush and static loops and marks no end of a single, clang makes a call
-// for each but inlines the atomic operations the hardware has.
+// flush and static loops and marks no end of a single's block, clang makes
+// a call for each but inlines the atomic operations the hardware has.
 enum Compilers { kGcc = 1, kClang = 2 };
 
 // The number of symbols of a GNU hash table (the highest index it hashes).
@@ -216,8 +216,10 @@ int answer_for(int e, int compiler) {
       return compiler == kGcc ? kNever : kAlways;
     case kLoopBegin:
     case kLoopEnd:
+    case kSingleInBlockBegin:
     case kSingleInBlockEnd:
-    case kSingleOthersEnd:
+      // gcc: a static loop is inline, and a single block's end makes no
+      // call, so its executor is reported only with copyprivate.
       return compiler == kGcc ? kSometimes : kAlways;
     case kWaitAtomic:
     case kAcquiredAtomic:
