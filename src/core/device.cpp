@@ -417,8 +417,13 @@ void map_items(Step& s, const MapItem* items, size_t n, void** devaddrs) {
         break;
       }
       case kMapZeroLen: {
+        // A zero-length section, and how gcc passes a pointer variable the
+        // region uses without mapping it: translated when it points into
+        // mapped data; otherwise the pointer keeps its original value
+        // (OpenMP 5.1 changed this from null), so host pointers to
+        // functions or unmapped data pass through unchanged.
         Entry* e = it.host ? find_containing(s.d, p, 0) : nullptr;
-        out = e ? translate(e, p) : nullptr;
+        if (e) out = translate(e, p);
         break;
       }
       case kMapAttach:

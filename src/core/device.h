@@ -63,7 +63,7 @@ enum MapOp : uint8_t {
   kMapFirstprivate,     // the region gets a private copy of `size` bytes
   kMapFirstprivateInt,  // the value itself is in the host address slot
   kMapUseDevicePtr,     // translate to the device address (host's if absent)
-  kMapZeroLen,          // zero-length section: translate if present, else null
+  kMapZeroLen,          // zero-length section: translate if present, else as is
   kMapStruct,           // next `size` items are members of one structure
   kMapAttach,           // pointer at host address: point its device copy
   kMapDetach,           //   at the device copy of its pointee (bias: size)
