@@ -23,6 +23,12 @@ struct node {
 
 static int global_arr[16];
 
+/* A pointer the region uses without mapping it (gcc: a zero-length
+ * section of its value) keeps its host value when it points at no mapped
+ * data: calls through a function pointer work on the device. */
+static int twice(int v) { return 2 * v; }
+static int (*fn_ptr)(int) = twice;
+
 int main(void) {
   KITE_TEST_BEGIN();
   CHECK_EQ_LONG(omp_get_num_devices(), 2);
@@ -191,6 +197,11 @@ int main(void) {
 #pragma omp target map(to : global_arr)
   global_arr[1] = 2;
   CHECK_EQ_LONG(global_arr[1], 1);
+
+  int via = 0;
+#pragma omp target map(from : via)
+  via = fn_ptr(21);
+  CHECK_EQ_LONG(via, 42);
 
   /* Nothing left mapped. */
   CHECK(!omp_target_is_present(&x, 0) && !omp_target_is_present(&s, 0));
