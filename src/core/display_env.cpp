@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "device.h"
 #include "places.h"
 
 namespace kite {
@@ -137,6 +138,7 @@ void display_env(bool verbose) {
     else
       b.line("KITE_SPIN_US", "%ld", g_icv.spin_us);
     b.line("KITE_NUM_PROCS", "%d", g_icv.num_procs);
+    b.line("KITE_DEVICES", "%d", emulated_device_count());
   }
   b.raw("OPENMP DISPLAY ENVIRONMENT END\n");
   fwrite(b.buf, 1, b.len, stderr);
