@@ -45,6 +45,11 @@ enum Kind : uint8_t {
   kTargetDataOp,      // sub: endpoint, f16: optype, u32: device (dest), a: target id, d: bytes
   kPad,               // nothing: the rest of the window is unused
   kSample,            // a profile sample; see kite_profile's format
+  kDeviceOp,          // a device trace record (written when its buffer arrives, on the
+                      // thread that took it): sub: ompt_callbacks_t of the record
+                      // (target_data_op, target_submit), f16: optype, u32: device,
+                      // a, b: its start and end translated to host CLOCK_MONOTONIC ns,
+                      // c: codeptr_ra, d: bytes (data op) or requested teams (kernel)
   kKindCount
 };
 

@@ -110,6 +110,22 @@ const char *target_name(unsigned k) {
 }
 
 
+const char *data_op_name(unsigned k) {
+  switch (k) {
+    case ompt_target_data_alloc:
+    case ompt_target_data_alloc_async: return "alloc";
+    case ompt_target_data_transfer_to_device:
+    case ompt_target_data_transfer_to_device_async: return "copy to device";
+    case ompt_target_data_transfer_from_device:
+    case ompt_target_data_transfer_from_device_async: return "copy from device";
+    case ompt_target_data_delete:
+    case ompt_target_data_delete_async: return "free";
+    case ompt_target_data_associate: return "associate";
+    case ompt_target_data_disassociate: return "disassociate";
+  }
+  return "data op";
+}
+
 // ",a:1,b:2" (how members are built up) -> "a:1,b:2".
 std::string members(const std::string &list) { return list.empty() ? list : list.substr(1); }
 
@@ -138,6 +154,26 @@ enum SliceKind : uint8_t {
   sMutexHold, sMasked, sTarget, sDataOp, sCreate
 };
 
+// One device trace record (kDeviceOp): a kernel or data operation with the
+// device's own times, already on the host clock.
+struct DeviceOp {
+  uint32_t device;
+  uint8_t type;  // ompt_callbacks_t of the record
+  uint16_t optype;
+  uint64_t begin, end, codeptr, d;
+};
+
+// A device track: the device's operations that overlap in time get lanes
+// of their own (nowait constructs on several host threads), so slices on
+// a lane never overlap.
+struct DeviceLane {
+  uint32_t device;
+  uint32_t lane;
+  uint64_t location;  // OTF2 location ref
+  uint64_t tid;       // JSON track id
+  uint64_t events = 0;
+};
+
 struct Region {  // OTF2 region: one per (slice kind, detail, codeptr)
   std::string name;
   OTF2_RegionRole role;
@@ -152,6 +188,11 @@ struct Stats {
   };
   std::map<uint64_t, Par> parallel;  // by codeptr
   std::map<std::string, uint64_t> waiting;  // ns by kind
+  struct Dev {
+    uint64_t kernels = 0, kernel_ns = 0, transfers = 0, transfer_bytes = 0, transfer_ns = 0,
+             other_ops = 0;
+  };
+  std::map<uint32_t, Dev> devices;
 };
 
 
@@ -234,6 +275,7 @@ class Process {
   std::string label(const char *what, uint64_t codeptr);
   double us(uint64_t t) const { return double(t - origin_) / 1000.0; }
   void write_otf2_defs();
+  void convert_devices();
 
   std::string raw_dir_, stem_, out_base_;
   bool want_otf2_, want_json_;
@@ -251,6 +293,8 @@ class Process {
   uint64_t origin_ = 0, last_ = 0;
   size_t window_bytes_ = 0;
   TimeMap clock_;
+  std::vector<DeviceOp> device_ops_;
+  std::vector<DeviceLane> device_lanes_;
   int pid_ = 0;
 
   // output state
@@ -345,9 +389,17 @@ void Process::scan() {
           break;
         }
         case kMutexAcquired: lock_times_[r->a].push_back(r->time); break;
+        case kDeviceOp:
+          if (r->b >= r->a && r->a)
+            device_ops_.push_back({r->u32, r->sub, r->f16, r->a, r->b, r->c, r->d});
+          break;
         default: break;
       }
     }
+  }
+  for (const DeviceOp &op : device_ops_) {
+    first = std::min(first, op.begin);
+    last_ = std::max(last_, op.end);
   }
   if (first != UINT64_MAX && (origin_ == 0 || first < origin_)) origin_ = first;
   for (auto &kv : lock_times_) std::sort(kv.second.begin(), kv.second.end());
@@ -765,6 +817,94 @@ void Process::convert_thread(const ThreadFile &tf) {
     stats_.waiting["idle"] += span - implicit_ns_;
 }
 
+// Device tracks, from the device trace records: per device, operations in
+// start order, each on the first lane free at its start.
+void Process::convert_devices() {
+  if (device_ops_.empty()) return;
+  std::stable_sort(device_ops_.begin(), device_ops_.end(), [](const DeviceOp &a, const DeviceOp &b) {
+    return a.device != b.device ? a.device < b.device : a.begin < b.begin;
+  });
+  struct LaneState {
+    uint64_t free_at;
+    size_t index;  // into device_lanes_
+  };
+  std::map<uint32_t, std::vector<LaneState>> lanes;
+  std::vector<std::vector<const DeviceOp *>> per_lane;
+  for (const DeviceOp &op : device_ops_) {
+    std::vector<LaneState> &ls = lanes[op.device];
+    size_t k = 0;
+    while (k < ls.size() && ls[k].free_at > op.begin) ++k;
+    if (k == ls.size()) {
+      DeviceLane l;
+      l.device = op.device;
+      l.lane = uint32_t(k);
+      l.location = threads_.size() + device_lanes_.size();
+      // Track ids far above any thread id of the system.
+      l.tid = (uint64_t(1) << 32) + (uint64_t(op.device) << 16) + k;
+      ls.push_back({0, device_lanes_.size()});
+      device_lanes_.push_back(l);
+      per_lane.emplace_back();
+    }
+    ls[k].free_at = op.end;
+    per_lane[ls[k].index].push_back(&op);
+    Stats::Dev &st = stats_.devices[op.device];
+    uint64_t dur = op.end - op.begin;
+    if (op.type == ompt_callback_target_submit) {
+      st.kernels++;
+      st.kernel_ns += dur;
+    } else if (op.optype == ompt_target_data_transfer_to_device ||
+               op.optype == ompt_target_data_transfer_from_device ||
+               op.optype == ompt_target_data_transfer_to_device_async ||
+               op.optype == ompt_target_data_transfer_from_device_async) {
+      st.transfers++;
+      st.transfer_bytes += op.d;
+      st.transfer_ns += dur;
+    } else {
+      st.other_ops++;
+    }
+  }
+  for (size_t i = 0; i < device_lanes_.size(); ++i) {
+    DeviceLane &l = device_lanes_[i];
+    std::string track = "device " + std::to_string(l.device) +
+                        (l.lane ? " lane " + std::to_string(l.lane) : std::string());
+    if (json_) {
+      std::string head = "{\"ph\":\"M\",\"pid\":" + std::to_string(pid_) + ",\"tid\":" +
+                         std::to_string(l.tid);
+      json_->event(head + ",\"name\":\"thread_name\",\"args\":{\"name\":\"" + track +
+                   " (OMPT device tracing)\"}}");
+      json_->event(head + ",\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":" +
+                   std::to_string(1000000 + l.device * 1000 + l.lane) + "}}");
+    }
+    OTF2_EvtWriter *w = archive_ ? OTF2_Archive_GetEvtWriter(archive_, l.location) : nullptr;
+    for (const DeviceOp *op : per_lane[i]) {
+      bool kernel = op->type == ompt_callback_target_submit;
+      std::string name = kernel ? "kernel" : data_op_name(op->optype);
+      std::string args = ",\"device\":" + std::to_string(op->device);
+      if (kernel)
+        args += ",\"requested_num_teams\":" + std::to_string(op->d);
+      else
+        args += ",\"optype\":" + std::to_string(op->optype) + ",\"bytes\":" + std::to_string(op->d);
+      if (json_) {
+        char head[256];
+        snprintf(head, sizeof head,
+                 "{\"ph\":\"X\",\"pid\":%d,\"tid\":%" PRIu64 ",\"ts\":%.3f,\"dur\":%.3f,",
+                 pid_, l.tid, us(op->begin), double(op->end - op->begin) / 1000.0);
+        json_->event(std::string(head) + "\"cat\":\"device\",\"name\":\"" + json_escape(name) +
+                     "\",\"args\":{" + members(where(op->codeptr) + args) + "}}");
+      }
+      if (w) {
+        uint32_t region = region_for(kernel ? sTarget : sDataOp, "device: " + name, op->codeptr,
+                                     kernel ? OTF2_REGION_ROLE_FUNCTION
+                                            : OTF2_REGION_ROLE_DATA_TRANSFER);
+        otf2_check(OTF2_EvtWriter_Enter(w, nullptr, op->begin, region), "enter");
+        otf2_check(OTF2_EvtWriter_Leave(w, nullptr, op->end, region), "leave");
+        l.events += 2;
+      }
+    }
+    if (w) otf2_check(OTF2_Archive_CloseEvtWriter(archive_, w), "close event writer");
+  }
+}
+
 void Process::write_otf2_defs() {
   OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive_);
   if (!g) die("OTF2: no global definition writer");
@@ -815,6 +955,25 @@ void Process::write_otf2_defs() {
   otf2_check(OTF2_GlobalDefWriter_WriteComm(g, 0, str("OpenMP process team"), 1,
                                             OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
              "comm");
+  // Devices: one accelerator location group per device, created by the
+  // process, with a stream per lane.
+  std::map<uint32_t, uint32_t> device_group;
+  for (const DeviceLane &l : device_lanes_) {
+    if (!device_group.count(l.device)) {
+      uint32_t ref = uint32_t(1 + device_group.size());
+      device_group[l.device] = ref;
+      otf2_check(OTF2_GlobalDefWriter_WriteLocationGroup(
+                     g, ref, str("device " + std::to_string(l.device) + " (OMPT device tracing)"),
+                     OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, 0, 0),
+                 "device location group");
+    }
+    std::string n = "device " + std::to_string(l.device) +
+                    (l.lane ? " lane " + std::to_string(l.lane) : std::string());
+    otf2_check(OTF2_GlobalDefWriter_WriteLocation(g, l.location, str(n),
+                                                  OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, l.events,
+                                                  device_group[l.device]),
+               "device location");
+  }
   for (size_t i = 0; i < regions_.size(); ++i) {
     const Region &r = regions_[i];
     uint32_t file = empty, line = 0;
@@ -896,11 +1055,16 @@ void Process::convert() {
     location_events_[i] = evt_count_;
   }
   if (progress && !threads_.empty()) fprintf(stderr, "\n");
+  convert_devices();
   if (archive_) {
     otf2_check(OTF2_Archive_CloseEvtFiles(archive_), "close event files");
     otf2_check(OTF2_Archive_OpenDefFiles(archive_), "open definition files");
     for (const ThreadFile &tf : threads_) {
       OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive_, tf.rank);
+      otf2_check(OTF2_Archive_CloseDefWriter(archive_, dw), "close definition writer");
+    }
+    for (const DeviceLane &l : device_lanes_) {
+      OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive_, l.location);
       otf2_check(OTF2_Archive_CloseDefWriter(archive_, dw), "close definition writer");
     }
     otf2_check(OTF2_Archive_CloseDefFiles(archive_), "close definition files");
@@ -936,6 +1100,13 @@ void Process::print_summary(FILE *out) const {
     fprintf(out, "    %9.3f ms %6" PRIu64 "x  team %-3u %s  %s\n",
             double(top[i].second->total_ns) / 1e6, top[i].second->count, top[i].second->max_team,
             loc.short_label().c_str(), loc.function.c_str());
+  }
+  for (const auto &kv : stats_.devices) {
+    const Stats::Dev &d = kv.second;
+    fprintf(out, "  device %u: %" PRIu64 " kernels %.3f ms, %" PRIu64 " transfers of %" PRIu64
+                 " bytes %.3f ms, %" PRIu64 " other data operations (device trace records)\n",
+            kv.first, d.kernels, double(d.kernel_ns) / 1e6, d.transfers, d.transfer_bytes,
+            double(d.transfer_ns) / 1e6, d.other_ops);
   }
   uint64_t wait = 0;
   for (const auto &kv : stats_.waiting) wait += kv.second;
@@ -988,7 +1159,19 @@ void Process::write_summary_json(const std::string &path) const {
     fprintf(f, "%s\"%s\":%" PRIu64, sep, json_escape(kv.first).c_str(), kv.second);
     sep = ",";
   }
-  fprintf(f, "}}\n");
+  fprintf(f, "},\"devices\":[");
+  sep = "";
+  for (const auto &kv : stats_.devices) {
+    const Stats::Dev &d = kv.second;
+    fprintf(f,
+            "%s{\"device\":%u,\"kernels\":%" PRIu64 ",\"kernel_ns\":%" PRIu64
+            ",\"transfers\":%" PRIu64 ",\"transfer_bytes\":%" PRIu64 ",\"transfer_ns\":%" PRIu64
+            ",\"other_data_ops\":%" PRIu64 "}",
+            sep, kv.first, d.kernels, d.kernel_ns, d.transfers, d.transfer_bytes, d.transfer_ns,
+            d.other_ops);
+    sep = ",";
+  }
+  fprintf(f, "]}\n");
   fclose(f);
 }
 

@@ -14,6 +14,15 @@
 //   KITE_TRACE_DIR     directory for the raw files (required; must exist)
 //   KITE_TRACE_EVENTS  groups: parallel,work,dispatch,tasks,sync,mutex,target
 //                      or all / default (all but dispatch)
+//
+// Device activity (group target) comes from OMPT device tracing, not from
+// callbacks: at device_initialize the tool asks the device for records of
+// its data operations and kernels, and writes each buffer's records as it
+// arrives (kDeviceOp, on the thread the runtime delivers it on) with the
+// device's time stamps translated to the host's clock. That is the device's
+// own view of when a transfer or kernel ran, where the host-side callbacks
+// only say when the host asked; device_finalize stops the trace, so every
+// record is written before the tool's finalizer.
 //   KITE_TRACE_BUFFER  window size per thread: bytes, or with K/M suffix
 //   OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, ...: the MPI rank, which
 //                      names the files (one trace per rank, same directory)
@@ -172,6 +181,78 @@ void on_target_data_op(ompt_id_t target_id, ompt_id_t, ompt_target_data_op_t opt
             r_->c = ra(codeptr));
 }
 
+// --- device tracing -----------------------------------------------------------
+
+constexpr int kMaxDevices = 64;
+constexpr size_t kDeviceBufferBytes = 256 * 1024;
+ompt_device_t *device_handles[kMaxDevices];
+ompt_translate_time_t translate_time;
+ompt_advance_buffer_cursor_t advance_cursor;
+ompt_get_record_type_t record_type;
+ompt_get_record_ompt_t record_ompt;
+ompt_stop_trace_t stop_trace;
+
+void device_buffer_request(int, ompt_buffer_t **buffer, size_t *bytes) {
+  *buffer = malloc(kDeviceBufferBytes);
+  *bytes = *buffer ? kDeviceBufferBytes : 0;
+}
+
+uint64_t host_ns(ompt_device_t *device, ompt_device_time_t t) {
+  double s = translate_time(device, t);  // omp_get_wtime's base: CLOCK_MONOTONIC on Kite
+  return s > 0 ? uint64_t(s * 1e9 + 0.5) : 0;
+}
+
+void device_buffer_complete(int device, ompt_buffer_t *buffer, size_t bytes,
+                            ompt_buffer_cursor_t begin, int owned) {
+  ompt_device_t *handle = device >= 0 && device < kMaxDevices ? device_handles[device] : nullptr;
+  if (handle && bytes > 0) {
+    ompt_buffer_cursor_t cur = begin;
+    do {
+      if (record_type(buffer, cur) != ompt_record_ompt) continue;
+      const ompt_record_ompt_t *r = record_ompt(buffer, cur);
+      if (!r) continue;
+      if (r->type == ompt_callback_target_data_op) {
+        const ompt_record_target_data_op_t &op = r->record.target_data_op;
+        KT_RECORD(kDeviceOp, r_->sub = uint8_t(r->type); r_->f16 = uint16_t(op.optype);
+                  r_->u32 = unsigned(device); r_->a = host_ns(handle, r->time);
+                  r_->b = host_ns(handle, op.end_time); r_->c = ra(op.codeptr_ra);
+                  r_->d = op.bytes);
+      } else if (r->type == ompt_callback_target_submit) {
+        const ompt_record_target_kernel_t &k = r->record.target_kernel;
+        KT_RECORD(kDeviceOp, r_->sub = uint8_t(r->type); r_->u32 = unsigned(device);
+                  r_->a = host_ns(handle, r->time); r_->b = host_ns(handle, k.end_time);
+                  r_->d = k.requested_num_teams);
+      }
+    } while (advance_cursor(handle, buffer, bytes, cur, &cur));
+  }
+  if (owned) free(buffer);
+}
+
+void on_device_initialize(int device, const char *, ompt_device_t *handle,
+                          ompt_function_lookup_t lookup, const char *) {
+  if (device < 0 || device >= kMaxDevices || !handle || !lookup) return;
+  auto set_trace = reinterpret_cast<ompt_set_trace_ompt_t>(lookup("ompt_set_trace_ompt"));
+  auto start = reinterpret_cast<ompt_start_trace_t>(lookup("ompt_start_trace"));
+  translate_time = reinterpret_cast<ompt_translate_time_t>(lookup("ompt_translate_time"));
+  advance_cursor =
+      reinterpret_cast<ompt_advance_buffer_cursor_t>(lookup("ompt_advance_buffer_cursor"));
+  record_type = reinterpret_cast<ompt_get_record_type_t>(lookup("ompt_get_record_type"));
+  record_ompt = reinterpret_cast<ompt_get_record_ompt_t>(lookup("ompt_get_record_ompt"));
+  stop_trace = reinterpret_cast<ompt_stop_trace_t>(lookup("ompt_stop_trace"));
+  if (!set_trace || !start || !translate_time || !advance_cursor || !record_type || !record_ompt)
+    return;
+  set_trace(handle, 1, ompt_callback_target_data_op);
+  set_trace(handle, 1, ompt_callback_target_submit);
+  device_handles[device] = handle;
+  if (!start(handle, device_buffer_request, device_buffer_complete)) device_handles[device] = nullptr;
+}
+
+// Everything the device still holds is written before the tool finalizes.
+void on_device_finalize(int device) {
+  if (device < 0 || device >= kMaxDevices || !device_handles[device]) return;
+  if (stop_trace) stop_trace(device_handles[device]);
+}
+
 unsigned parse_groups(const char *s) {
   if (!s || !*s || !strcmp(s, "default")) return kGroupDefault;
   unsigned g = 0;
@@ -240,6 +321,8 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
       KT_REG(ompt_callback_target, on_target);
     if (KT_REG(ompt_callback_target_data_op_emi, on_target_data_op_emi) == ompt_set_never)
       KT_REG(ompt_callback_target_data_op, on_target_data_op);
+    KT_REG(ompt_callback_device_initialize, on_device_initialize);
+    KT_REG(ompt_callback_device_finalize, on_device_finalize);
   }
 #undef KT_REG
   // The runtime's own file: a codeptr_ra inside it (a construct whose
