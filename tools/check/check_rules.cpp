@@ -40,7 +40,8 @@ ThreadState *Engine::new_thread() {
 
 bool Engine::retire(ThreadState &t) {
   if (!t.ended || !t.parallels.empty() || !t.implicits.empty() || !t.syncs.empty() ||
-      !t.works.empty() || !t.mutexes.empty())
+      !t.works.empty() || !t.mutexes.empty() || !t.targets.empty() || !t.data_ops.empty() ||
+      !t.submits.empty())
     return false;  // left for the finalizer's checks
   std::lock_guard<std::mutex> g(threads_lock_);
   for (int i = 0; i < kMaxCallback; ++i)
@@ -619,6 +620,7 @@ void Engine::finish() {
       if (m.state == MutexState::held)
         violation(*t, "finalize.mutex-held", "finalize", "kind=%d wait_id=%llu held",
                   m.family, (unsigned long long)m.wait_id);
+    finish_targets(*t);
   }
   std::lock_guard<std::mutex> g(tasks_lock_);
   for (auto &kv : tasks_)

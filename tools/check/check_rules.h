@@ -54,6 +54,26 @@ struct MutexRec {
   const void *codeptr;
 };
 
+// Device constructs and operations open on a thread (EMI callbacks): the
+// tool-data locations the runtime passed at the begin, and the ids the
+// engine wrote there, so the end can be matched to its begin.
+struct TargetRec {
+  ompt_data_t *target_data;
+  uint64_t id;
+  int kind, device;
+  const void *codeptr;
+};
+struct DataOpRec {
+  ompt_id_t *host_op_id;
+  uint64_t id;
+  int optype, src_device, dest_device;
+};
+struct SubmitRec {
+  ompt_data_t *target_data;
+  ompt_id_t *host_op_id;
+  uint64_t id;
+};
+
 // Everything the engine knows about one thread. Only that thread touches it
 // while events flow; the counters are atomics so the report may read them
 // while late threads still run.
@@ -67,6 +87,9 @@ struct ThreadState {
   std::vector<SyncRec> syncs;
   std::vector<WorkRec> works;
   std::vector<MutexRec> mutexes;
+  std::vector<TargetRec> targets;
+  std::vector<DataOpRec> data_ops;
+  std::vector<SubmitRec> submits;
 };
 
 // The runtime's inquiry entry points, any of which may be absent (a unit
@@ -124,6 +147,22 @@ class Engine {
   // where it stands, so what is still open at the finalizer is expected.
   void error(ThreadState &t, int severity);
 
+  // Devices and device constructs (check_target.cpp). The host's device
+  // number is the initializer's initial_device_num: events naming it need
+  // no device_initialize.
+  void set_initial_device(int device) { initial_device_ = device; }
+  void device_initialize(ThreadState &t, int device);
+  void device_finalize(ThreadState &t, int device);
+  void device_load(ThreadState &t, int device, uint64_t module_id);
+  void device_unload(ThreadState &t, int device, uint64_t module_id);
+  void target(ThreadState &t, int kind, ompt_scope_endpoint_t endpoint, int device,
+              ompt_data_t *target_data, const void *codeptr);
+  void target_data_op(ThreadState &t, ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
+                      ompt_id_t *host_op_id, int optype, int src_device, int dest_device);
+  void target_submit(ThreadState &t, ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
+                     ompt_id_t *host_op_id);
+  void target_map(ThreadState &t, ompt_data_t *target_data, unsigned nitems);
+
   // End-of-run checks: what is still open when the tool is finalized.
   void finish();
 
@@ -165,6 +204,16 @@ class Engine {
   std::unordered_set<uint64_t> early_fulfilled_;  // early_fulfill seen
   std::unordered_set<uint64_t> taskwait_tasks_;   // created with ompt_task_taskwait
   std::atomic<uint64_t> next_id_{1};
+  // Devices: 1 initialized, 2 finalized; loaded code objects; the target
+  // constructs open on any thread (a data op or map may come from a thread
+  // of the construct's region, not the one that began it).
+  void check_device(ThreadState &t, const char *event, int device);
+  void finish_targets(ThreadState &t);
+  int initial_device_ = -1;
+  std::mutex devices_lock_;
+  std::map<int, int> devices_;
+  std::map<std::pair<int, uint64_t>, int> modules_;
+  std::unordered_set<ompt_data_t *> open_targets_;
   std::atomic<bool> fatal_error_{false};
 };
 

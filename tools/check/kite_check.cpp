@@ -167,6 +167,50 @@ void on_error(ompt_severity_t severity, const char *, size_t, const void *) {
   engine->error(t, severity);
 }
 
+// Devices and device constructs (EMI forms: a runtime that has them calls
+// only those when both are registered).
+void on_device_initialize(int device, const char *, ompt_device_t *, ompt_function_lookup_t,
+                          const char *) {
+  ThreadState &t = me(ompt_callback_device_initialize);
+  KITE_CHECK_TRACE(t, "device_initialize %d", device);
+  engine->device_initialize(t, device);
+}
+void on_device_finalize(int device) {
+  ThreadState &t = me(ompt_callback_device_finalize);
+  KITE_CHECK_TRACE(t, "device_finalize %d", device);
+  engine->device_finalize(t, device);
+}
+void on_device_load(int device, const char *, int64_t, void *, size_t, void *, void *,
+                    uint64_t module_id) {
+  engine->device_load(me(ompt_callback_device_load), device, module_id);
+}
+void on_device_unload(int device, uint64_t module_id) {
+  engine->device_unload(me(ompt_callback_device_unload), device, module_id);
+}
+void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device, ompt_data_t *,
+                   ompt_data_t *, ompt_data_t *target_data, const void *codeptr) {
+  ThreadState &t = me(ompt_callback_target_emi);
+  KITE_CHECK_TRACE(t, "target kind=%d %d device=%d td=%p", kind, endpoint, device,
+                   (void *)target_data);
+  engine->target(t, kind, endpoint, device, target_data, codeptr);
+}
+void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *, ompt_data_t *target_data,
+                           ompt_id_t *host_op_id, ompt_target_data_op_t optype, void *,
+                           int src_device, void *, int dest_device, size_t, const void *) {
+  ThreadState &t = me(ompt_callback_target_data_op_emi);
+  KITE_CHECK_TRACE(t, "target_data_op optype=%d %d %d->%d", optype, endpoint, src_device,
+                   dest_device);
+  engine->target_data_op(t, endpoint, target_data, host_op_id, optype, src_device, dest_device);
+}
+void on_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
+                          ompt_id_t *host_op_id, unsigned int) {
+  engine->target_submit(me(ompt_callback_target_submit_emi), endpoint, target_data, host_op_id);
+}
+void on_target_map_emi(ompt_data_t *target_data, unsigned int nitems, void **, void **, size_t *,
+                       unsigned int *, const void *) {
+  engine->target_map(me(ompt_callback_target_map_emi), target_data, nitems);
+}
+
 void write_report() {
   if (reported.exchange(true)) return;
   engine->finish();
@@ -178,7 +222,7 @@ void write_report() {
   if (f) fclose(f);
 }
 
-int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
+int initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *) {
   auto set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
   if (!set_callback) return 0;
   Inquiry inq;
@@ -186,6 +230,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
   inq.get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
   inq.get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
   engine = new Engine(inq);
+  engine->set_initial_device(initial_device_num);
   const char *tr = getenv("KITE_CHECK_TRACE");
   tracing = tr && *tr && strcmp(tr, "0") != 0;
 #define KITE_CHECK_REGISTER(event, fn) \
@@ -215,6 +260,14 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
   KITE_CHECK_REGISTER(ompt_callback_flush, on_flush);
   KITE_CHECK_REGISTER(ompt_callback_control_tool, on_control_tool);
   KITE_CHECK_REGISTER(ompt_callback_error, on_error);
+  KITE_CHECK_REGISTER(ompt_callback_device_initialize, on_device_initialize);
+  KITE_CHECK_REGISTER(ompt_callback_device_finalize, on_device_finalize);
+  KITE_CHECK_REGISTER(ompt_callback_device_load, on_device_load);
+  KITE_CHECK_REGISTER(ompt_callback_device_unload, on_device_unload);
+  KITE_CHECK_REGISTER(ompt_callback_target_emi, on_target_emi);
+  KITE_CHECK_REGISTER(ompt_callback_target_data_op_emi, on_target_data_op_emi);
+  KITE_CHECK_REGISTER(ompt_callback_target_submit_emi, on_target_submit_emi);
+  KITE_CHECK_REGISTER(ompt_callback_target_map_emi, on_target_map_emi);
 #undef KITE_CHECK_REGISTER
   return 1;
 }

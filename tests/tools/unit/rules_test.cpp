@@ -319,6 +319,61 @@ int main() {
     e.finish();
     EXPECT(e, "finalize.task-not-completed", 0);
   }
+  {  // Devices and device constructs: a well-formed target region on device 0
+     // (host 2), then each pairing broken once.
+    Engine e;
+    e.set_initial_device(2);
+    ThreadState &t = *e.new_thread();
+    ompt_data_t thr{}, tgt{}, tgt2{}, other{};
+    ompt_id_t op = 0, op2 = 0, sub = 0;
+    e.thread_begin(t, ompt_thread_initial, &thr);
+    e.device_initialize(t, 0);
+    e.device_load(t, 0, 7);
+    e.target(t, ompt_target, ompt_scope_begin, 0, &tgt, code);
+    e.target_data_op(t, ompt_scope_begin, &tgt, &op, ompt_target_data_alloc, 2, 0);
+    e.target_data_op(t, ompt_scope_end, &tgt, &op, ompt_target_data_alloc, 2, 0);
+    e.target_map(t, &tgt, 1);
+    e.target_submit(t, ompt_scope_begin, &tgt, &sub);
+    e.target_submit(t, ompt_scope_end, &tgt, &sub);
+    e.target(t, ompt_target, ompt_scope_end, 0, &tgt, code);
+    e.target_data_op(t, ompt_scope_begin, nullptr, &op, ompt_target_data_transfer_to_device, 2, 0);
+    e.target_data_op(t, ompt_scope_end, nullptr, &op, ompt_target_data_transfer_to_device, 2, 0);
+    EXPECT(e, nullptr, 0);
+    // An end with another construct's data, the wrong kind of data op end,
+    // a submission and a map outside any construct, a data op naming a
+    // construct that is not open.
+    e.target(t, ompt_target, ompt_scope_begin, 0, &tgt2, code);
+    e.target(t, ompt_target, ompt_scope_end, 0, &other, code);
+    EXPECT(e, "target.pairing", 1);
+    e.target_data_op(t, ompt_scope_begin, nullptr, &op, ompt_target_data_alloc, 2, 0);
+    e.target_data_op(t, ompt_scope_end, nullptr, &op2, ompt_target_data_alloc, 2, 0);
+    EXPECT(e, "target.data-op-pairing", 1);
+    e.target_submit(t, ompt_scope_begin, &other, &sub);
+    EXPECT(e, "target.submit-outside-target", 1);
+    e.target_submit(t, ompt_scope_end, &tgt, &sub);
+    EXPECT(e, "target.submit-pairing", 1);
+    e.target_map(t, &other, 2);
+    EXPECT(e, "target.map-outside-target", 1);
+    e.target_data_op(t, ompt_scope_begin, &other, &op, ompt_target_data_alloc, 2, 0);
+    EXPECT(e, "target.data-op-target", 1);
+    // Device 1 was never initialized; device 0 is finalized, then named.
+    e.target(t, ompt_target_update, ompt_scope_begin, 1, &tgt2, code);
+    EXPECT(e, "device.not-initialized", 1);
+    e.device_unload(t, 0, 7);
+    e.device_unload(t, 0, 7);
+    EXPECT(e, "device.unload-pairing", 1);
+    e.device_finalize(t, 0);
+    e.device_finalize(t, 0);
+    EXPECT(e, "device.finalize-pairing", 1);
+    e.device_initialize(t, 0);
+    EXPECT(e, "device.initialize-once", 1);
+    e.device_finalize(t, 0);
+    e.target_data_op(t, ompt_scope_end, &other, &op, ompt_target_data_alloc, 2, 0);
+    EXPECT(e, "device.event-after-finalize", 1);
+    e.thread_end(t, &thr);
+    e.finish();
+    EXPECT(e, "finalize.open-target", 1);
+  }
   if (failures) return 1;
   puts("rules_test: all sequences judged as expected");
   return 0;
