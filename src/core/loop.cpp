@@ -180,16 +180,59 @@ inline bool team_cancelled(const Thread* t) {
   return t->team && t->team->cancelled.load(std::memory_order_acquire) != 0;
 }
 
+// Waits until the turn reaches the chunk starting at lo (or the region is
+// cancelled). Spins first, as every wait does (yielding when threads
+// outnumber processors); then sleeps on the thread's own word, having said
+// which turn it sleeps for. One word per team, woken at every hand-off,
+// woke every sleeper each time for one of them to go on: a herd of
+// wake-ups, each a context switch taken from the thread doing the work.
+void ordered_wait_for(Thread* t, WorkShare* ws, ull lo) {
+  auto my_turn = [&] {
+    return ws->ordered_turn.load(std::memory_order_acquire) == lo || team_cancelled(t);
+  };
+  const uint64_t spins = g_spin.spin_iterations;
+  for (uint64_t i = 0; i < spins; ++i) {
+    if (my_turn()) return;
+    spin_step(i);
+  }
+  t->ord_sleep_turn.store(lo + 1, std::memory_order_relaxed);
+  // Pairs with the fence in ordered_hand_off: either the passer sees this
+  // sleeper (and the turn it waits for), or we see the turn it stored.
+  ws->turn_sleepers.fetch_add(1, std::memory_order_seq_cst);
+  Futex& f = t->ord_wake;
+  for (;;) {
+    uint32_t v = f.value.load(std::memory_order_acquire);
+    if (my_turn()) break;
+    f.sleepers.fetch_add(1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (!my_turn()) futex_wait(&f.value, v);
+    f.sleepers.fetch_sub(1, std::memory_order_relaxed);
+  }
+  ws->turn_sleepers.fetch_sub(1, std::memory_order_relaxed);
+  t->ord_sleep_turn.store(0, std::memory_order_relaxed);
+}
+
+// Gives the turn to the chunk starting at hi; wakes its thread if it sleeps
+// (every sleeper once the region is cancelled: their turns may never come).
+void ordered_hand_off(Thread* t, WorkShare* ws, ull hi) {
+  ws->ordered_turn.store(hi, std::memory_order_release);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (KITE_LIKELY(ws->turn_sleepers.load(std::memory_order_acquire) == 0)) return;
+  Team* team = t->team;
+  if (!team) return;
+  const bool all = team_cancelled(t);
+  for (int i = 0; i < team->nthreads; ++i) {
+    Thread* o = team->threads[i];
+    unsigned long long want = o ? o->ord_sleep_turn.load(std::memory_order_relaxed) : 0;
+    if (want != 0 && (all || want == hi + 1)) o->ord_wake.add_and_wake(1);
+  }
+}
+
 // The chunk [lo, hi) is done: wait for its turn if its ordered regions never
 // took it, then give the turn to the chunk that follows.
 void ordered_pass(Thread* t, WorkShare* ws, ull lo, ull hi) {
-  if (!t->ord_held) {
-    wait_until(ws->turn_wake, [&] {
-      return ws->ordered_turn.load(std::memory_order_acquire) == lo || team_cancelled(t);
-    });
-  }
-  ws->ordered_turn.store(hi, std::memory_order_release);
-  ws->turn_wake.add_and_wake(1);
+  if (!t->ord_held) ordered_wait_for(t, ws, lo);
+  ordered_hand_off(t, ws, hi);
   t->ord_held = false;
 }
 
@@ -413,9 +456,7 @@ void ordered_wait_turn(Thread* self) {
   if (!ws || !ws->ordered || self->ord_held) return;
   const ull lo = pos_lo(self);
   if (lo >= pos_hi(self)) return;
-  wait_until(ws->turn_wake, [&] {
-    return ws->ordered_turn.load(std::memory_order_acquire) == lo || team_cancelled(self);
-  });
+  ordered_wait_for(self, ws, lo);
   self->ord_held = true;
 }
 

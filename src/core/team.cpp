@@ -68,6 +68,8 @@ Thread* new_thread_record(bool worker) {
   }
   memset(static_cast<void*>(t), 0, sizeof(Thread));
   new (&t->go) Futex();
+  new (&t->ord_wake) Futex();
+  new (&t->ord_sleep_turn) std::atomic<unsigned long long>(0);
   new (&t->cg_busy) std::atomic<int>(0);
   t->gtid = gtid;
   t->task_cache = cache;

@@ -110,6 +110,11 @@ struct alignas(kCacheLine) Thread {
   Team* next_team;
   int next_tid;
   Thread* pool_next;  // link in the idle pool
+  // Ordered loops: a thread that sleeps for its turn says which one
+  // (turn + 1; 0 = none) and sleeps on its own word, so that passing the
+  // turn wakes only the thread whose turn it is (loop.cpp).
+  alignas(kCacheLine) Futex ord_wake;
+  std::atomic<unsigned long long> ord_sleep_turn;
   // Contention group accounting (valid on initial threads): threads of the
   // group that are currently busy in teams, this one included.
   std::atomic<int> cg_busy;

@@ -32,9 +32,10 @@ struct alignas(kCacheLine) WorkShare {
   unsigned long long total;   // iterations in the loop
   alignas(kCacheLine) std::atomic<unsigned long long> next;  // dynamic/guided
   // Ordered: the first logical iteration of the chunk allowed to run its
-  // ordered regions; `turn_wake` changes whenever it moves.
+  // ordered regions, and how many threads sleep waiting for their turn
+  // (each on its own Thread::ord_wake; loop.cpp).
   alignas(kCacheLine) std::atomic<unsigned long long> ordered_turn;
-  Futex turn_wake;
+  std::atomic<uint32_t> turn_sleepers;
   // Doacross bookkeeping, kept with the slot and reused while big enough;
   // meaningful only while doacross_on (the slot serves a doacross loop).
   DoacrossState* doacross;
