@@ -39,6 +39,14 @@ uint32_t Futex::add_and_wake(uint32_t delta) {
   return old;
 }
 
+namespace {
+__thread uint32_t t_flushes __attribute__((tls_model("initial-exec"))) = 0;
+}
+
+void flush_yield_slow() {
+  if (++t_flushes % kFlushYieldEvery == 0) sched_yield_portable();
+}
+
 void wait_while_equal(Futex& f, uint32_t old) {
   const uint64_t spins = g_spin.spin_iterations;
   for (uint64_t i = 0; i < spins; ++i) {

@@ -46,6 +46,18 @@ inline void spin_step(uint64_t i) {
     cpu_relax();
 }
 
+// A flush the program asked for (LLVM ABI's __kmpc_flush). Flushes in a
+// loop are how flag-based pipelines wait (NPB's LU spins on a flag with a
+// flush in the loop body); with more threads than processors, such a
+// spinner holds the processor the thread it waits for needs, for a whole
+// time slice. So when oversubscribed, every kFlushYieldEvery-th flush of a
+// thread gives the processor away; otherwise a flush costs one load here.
+constexpr uint32_t kFlushYieldEvery = 4;
+void flush_yield_slow();
+inline void flush_hint() {
+  if (KITE_UNLIKELY(g_spin.yield_while_spinning.load(std::memory_order_relaxed))) flush_yield_slow();
+}
+
 // Block until f.value != old.
 void wait_while_equal(Futex& f, uint32_t old);
 

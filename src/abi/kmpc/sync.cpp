@@ -157,6 +157,7 @@ KITE_EXPORT void __kmpc_end_ordered(ident_t*, kmp_int32) {
 
 KITE_EXPORT void __kmpc_flush(ident_t*) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  flush_hint();
   if (KITE_UNLIKELY(ompt::active())) ompt::flush_slow(self(), KITE_RETURN_ADDRESS());
 }
 
