@@ -45,6 +45,9 @@ namespace pub {
 // The LLVM ABI's fork wrappers and where their block keeps the program's
 // outlined function (src/abi/kmpc/fork.cpp).
 extern "C" const uintptr_t kite_ompd_kmpc_fork[3];
+// And its task wrapper, and where the block keeps the program's task entry
+// (src/abi/kmpc/task.cpp).
+extern "C" const uintptr_t kite_ompd_kmpc_task[2];
 
 namespace kite {
 namespace tr2 {
@@ -319,9 +322,14 @@ Form form() { return static_cast<Form>(g_form.load(std::memory_order_relaxed)); 
 bool attached() { return g_live.load(std::memory_order_acquire); }
 bool initializing() { return g_initializing.load(std::memory_order_acquire); }
 
+namespace {
+int find_runtime(struct dl_phdr_info* info, size_t, void*);
+}  // namespace
+
 Outcome activate(const char** where) {
   void* sym = dlsym(RTLD_DEFAULT, "ompt_initialize");
   if (!sym) return Outcome::kNone;
+  dl_iterate_phdr(find_runtime, nullptr);
   Dl_info info;
   *where = dladdr(sym, &info) && info.dli_fname && info.dli_fname[0] ? info.dli_fname
                                                                       : "the program";
@@ -453,6 +461,30 @@ void* idle_frame() {
   return me && me->ompt.tr2_idle ? me->ompt.tr2_idle_frame : nullptr;
 }
 
+// The runtime's own code, [lo, hi): found at activation, so that telling a
+// runtime function from the program's is two compares, fit for a signal
+// handler.
+namespace {
+uintptr_t g_runtime_lo, g_runtime_hi;
+
+int find_runtime(struct dl_phdr_info* info, size_t, void*) {
+  const uintptr_t self = reinterpret_cast<uintptr_t>(&find_runtime);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+    uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
+    if (self >= lo && self < hi) {
+      g_runtime_lo = lo;
+      g_runtime_hi = hi;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+bool in_runtime(uintptr_t fn) { return fn >= g_runtime_lo && fn < g_runtime_hi; }
+}  // namespace
+
 void* parallel_function(const Team* team) {
   if (!team) return nullptr;
   auto fn = reinterpret_cast<uintptr_t>(team->fn);
@@ -462,7 +494,23 @@ void* parallel_function(const Team* team) {
            sizeof program_fn);
     return program_fn;
   }
+  // A region whose body the program runs itself (clang's if(false)
+  // regions): the runtime was given no function.
+  if (in_runtime(fn)) return nullptr;
   return reinterpret_cast<void*>(team->fn);
+}
+
+void* task_function(const Task* t) {
+  if (!t) return nullptr;
+  if (t->kind == kTaskImplicit) return parallel_function(t->team);
+  if (t->kind != kTaskExplicit) return nullptr;
+  if (reinterpret_cast<uintptr_t>(t->rt.fn) == kite_ompd_kmpc_task[0] && t->rt.arg) {
+    void* program_fn;
+    memcpy(&program_fn, static_cast<const char*>(t->rt.arg) + kite_ompd_kmpc_task[1],
+           sizeof program_fn);
+    return program_fn;
+  }
+  return reinterpret_cast<void*>(t->rt.fn);
 }
 
 void control(uint64_t command, uint64_t modifier) {
@@ -546,7 +594,7 @@ void task_create_slow(Thread* me, Task* t) {
   }
   t->ompt.task_data.value = new_id();
   if (auto f = cb<pub::ompt_new_task_callback_t>(kTaskBegin))
-    f(task_id(enc), frame_of(enc), task_id(t), reinterpret_cast<void*>(t->rt.fn));
+    f(task_id(enc), frame_of(enc), task_id(t), task_function(t));
 }
 
 namespace {

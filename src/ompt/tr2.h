@@ -136,6 +136,9 @@ const Team* team_at(int ancestor_level);
 Task* task_at(int depth);
 void* idle_frame();
 void* parallel_function(const Team* team);
+// The program's function a task runs (an implicit task's region's); none for
+// an initial task.
+void* task_function(const Task* t);
 void control(uint64_t command, uint64_t modifier);
 extern const char kRuntimeVersion[];
 

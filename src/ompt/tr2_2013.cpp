@@ -40,15 +40,6 @@ static_assert(v2013::ompt_event_flush + 4 == kFlush, "2013 numbering");
 
 bool answering() { return live() || initializing(); }
 
-// The function a task runs: an explicit task's body, an implicit task's
-// outlined region; none for an initial task.
-void* task_function(const Task* t) {
-  if (!t) return nullptr;
-  if (t->kind == kTaskExplicit) return reinterpret_cast<void*>(t->rt.fn);
-  if (t->kind == kTaskImplicit) return parallel_function(t->team);
-  return nullptr;
-}
-
 }  // namespace
 }  // namespace tr2
 }  // namespace kite

@@ -59,11 +59,18 @@ static void on_idle_begin(ompt_thread_id_t id) {
   log_ev(ompt_event_idle_begin, id, 0, 0);
 }
 static void on_idle_end(ompt_thread_id_t id) { log_ev(ompt_event_idle_end, id, 0, 0); }
+// The program's own code (its outlined functions), not the runtime's.
+static int in_program(void* fn) {
+  Dl_info a, b;
+  return fn && dladdr(fn, &a) && dladdr((void*)&in_program, &b) && a.dli_fbase == b.dli_fbase;
+}
 static void on_parallel_begin(ompt_task_id_t parent, ompt_frame_t* frame, ompt_parallel_id_t id,
                               uint32_t requested, void* fn) {
   log_ev(ompt_event_parallel_begin, parent, id, requested);
   CHECK(frame != NULL && frame->reenter_runtime_frame != NULL);
-  CHECK(fn != NULL);
+  // The program's outlined function; none for clang's if(false) region,
+  // whose body the program calls itself.
+  CHECK(fn == NULL ? requested == 1 : in_program(fn));
 }
 // One function per event of the (parallel id, task id) shape.
 #define PAIR(name)                                                          \
@@ -112,7 +119,7 @@ WAIT(init_lock)
 WAIT(destroy_lock)
 static void on_task_begin(ompt_task_id_t parent, ompt_frame_t* frame, ompt_task_id_t id,
                           void* fn) {
-  CHECK(fn != NULL && frame != NULL);
+  CHECK(in_program(fn) && frame != NULL);
   log_ev(ompt_event_task_begin, parent, id, get_task_id(0));
 }
 static void on_task_end(ompt_task_id_t id) { log_ev(ompt_event_task_end, id, 0, 0); }
