@@ -310,6 +310,8 @@ void deliver_all(Device& d) {
   pthread_mutex_unlock(&d.deliver);
 }
 
+constexpr size_t kDeliverBatch = 32;
+
 // Puts `n` records into the queue in one critical section with what
 // makes them ready: `span` leaves the open list there (so no deliverer can
 // hand out a later record before this one is in), and a point record
@@ -334,10 +336,13 @@ void commit(Device& d, Slot* slots, int n, TraceSpan* span, bool point) {
   }
   bool keep = collecting(d) && n > 0;
   for (int i = 0; keep && i < n; ++i) queue_insert(d, slots[i]);
+  // Records are handed over in batches: a delivery pass costs a few lock
+  // operations whatever it moves.
+  bool batch = keep && d.end - d.begin >= kDeliverBatch;
   pthread_mutex_unlock(&d.mu);
   if (!keep)
     for (int i = 0; i < n; ++i) xfree(slots[i].owned);
-  if (keep && !is_deliverer(d)) try_deliver(d);
+  if (batch && !is_deliverer(d)) try_deliver(d);
 }
 
 // --- clock -------------------------------------------------------------------
