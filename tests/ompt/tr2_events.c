@@ -597,6 +597,25 @@ int main(void) {
   CHECK(serial_id != 0);
   CHECK_EQ_LONG(serial_size, 1);
 
+  // --- an ORA collector's session beside the TR2 tool: its STOP leaves
+  // the TR2 events on ---
+  int (*ora)(void*) = (int (*)(void*))dlsym(RTLD_DEFAULT, "__omp_collector_api");
+  CHECK(ora != NULL);
+  if (ora) {
+    int msg[5] = {16, 0 /* OMP_REQ_START */, -1, -1, 0};
+    CHECK_EQ_LONG(ora(msg), 0);
+    CHECK_EQ_LONG(msg[2], 0);  // OMP_ERRCODE_OK
+    int stop[5] = {16, 6 /* OMP_REQ_STOP */, -1, -1, 0};
+    CHECK_EQ_LONG(ora(stop), 0);
+    CHECK_EQ_LONG(stop[2], 0);
+    n0 = g_n;
+#pragma omp parallel num_threads(2)
+    g_sink += 1;
+    int after = 0;
+    for (int i = n0; i < g_n && i < kCap; ++i) after += g_log[i].ev == ompt_event_parallel_begin;
+    CHECK_EQ_LONG(after, 1);
+  }
+
   // --- ompt_control reaches the tool's control callback ---
   ompt_control(3, 4);
   CHECK_EQ_LONG(g_control_cmd, 3);
