@@ -86,8 +86,10 @@ struct Device {
   size_t buf_bytes, buf_used;
   void** to_free;            // blocks of the records in `buf`, freed after
   size_t nfree, cap_free;    //   the buffer's buffer_complete returned
-  pthread_t deliverer;       // valid while `delivering`
-  bool delivering;
+  // The thread delivering now, so a flush from inside the tool's callback
+  // on that thread can tell (read by other threads: atomics).
+  std::atomic<pthread_t> deliverer;
+  std::atomic<bool> delivering;
   bool force_again;          // a flush/stop came from inside a tool callback
 };
 
@@ -236,8 +238,8 @@ void keep_blocks(Device& d, const Slot* s, size_t n) {
 // `force`: everything queued goes, and a partly filled buffer is completed.
 // Called with d.deliver held and d.mu not held.
 void deliver_locked(Device& d, bool force) {
-  d.deliverer = pthread_self();
-  d.delivering = true;
+  d.deliverer.store(pthread_self(), std::memory_order_relaxed);
+  d.delivering.store(true, std::memory_order_release);
   for (;;) {
     pthread_mutex_lock(&d.mu);
     bool all = force || d.force_again;
@@ -280,11 +282,12 @@ void deliver_locked(Device& d, bool force) {
     d.buf_used += n * sizeof(Slot);
     if (d.buf_bytes - d.buf_used < sizeof(Slot)) complete_buffer(d);
   }
-  d.delivering = false;
+  d.delivering.store(false, std::memory_order_release);
 }
 
 bool is_deliverer(const Device& d) {
-  return d.delivering && pthread_equal(d.deliverer, pthread_self());
+  return d.delivering.load(std::memory_order_acquire) &&
+         pthread_equal(d.deliverer.load(std::memory_order_relaxed), pthread_self());
 }
 
 // After an append: deliver if nobody else is (never waits for the tool).
@@ -391,7 +394,7 @@ ompt_set_result_t set_trace_ompt(ompt_device_t* device, unsigned enable, unsigne
   } else if (int t = record_type_of(etype)) {
     bits = 1ull << t;
   } else {
-    if (etype > unsigned(ompt_callback_target_map_emi)) return ompt_set_error;
+    if (etype > unsigned(ompt_callback_error)) return ompt_set_error;
     return enable ? ompt_set_never : ompt_set_always;
   }
   pthread_mutex_lock(&d->mu);
