@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-/* Identifiers the runtime assigns (TR2 §2.1); 0 is "none". */
+/* Identifiers the runtime assigns; 0 is "none". */
 typedef uint64_t ompt_thread_id_t;
 typedef uint64_t ompt_parallel_id_t;
 typedef uint64_t ompt_task_id_t;
@@ -36,7 +36,7 @@ typedef uint64_t ompt_wait_id_t;
 #define ompt_wait_id_none ((ompt_wait_id_t)0)
 #endif
 
-/* A task's frames (TR2 §2.2): where the runtime last handed control to the
+/* A task's frames: where the runtime last handed control to the
  * task's user code, and where that code called back into the runtime;
  * NULL while not so. Kite stores the canonical frame address of each. */
 typedef struct ompt_frame_s {
@@ -44,7 +44,7 @@ typedef struct ompt_frame_s {
   void *reenter_runtime_frame;
 } ompt_frame_t;
 
-/* Thread states (TR2 §3.1); ranges group them by kind. */
+/* Thread states; ranges group them by kind. */
 typedef enum {
   ompt_state_work_serial = 0x00,
   ompt_state_work_parallel = 0x01,
@@ -65,7 +65,7 @@ typedef enum {
   ompt_state_first = 0x71 /* where ompt_enumerate_state starts */
 } ompt_state_t;
 
-/* Events (TR2 §3.2): 1-8 mandatory, 9-21 the optional blame-shifting
+/* Events: 1-8 mandatory, 9-21 the optional blame-shifting
  * events, 22-61 the optional synchronous events. */
 typedef enum {
   ompt_event_parallel_begin = 1,
@@ -133,8 +133,9 @@ typedef enum {
   ompt_event_flush = 61
 } ompt_event_t;
 
-/* What ompt_set_callback answers (TR2 §6.1.2; the names are those LLVM's
- * header of the time gave the report's numbers). */
+/* What ompt_set_callback answers (the report's section 6.1.2, as LLVM's
+ * header of the time cites it; the names are the ones that header gave the
+ * report's numbers). */
 typedef enum {
   ompt_set_result_registration_error = 0,
   ompt_set_result_event_may_occur_no_callback = 1,
@@ -149,7 +150,7 @@ typedef enum {
   ompt_thread_other = 3
 } ompt_thread_type_t;
 
-/* --- callback signatures (TR2 §3.3) --------------------------------------- */
+/* --- callback signatures --------------------------------------------------- */
 typedef void (*ompt_callback_t)(void); /* the type callbacks are registered as */
 
 /* thread_begin, thread_end */
@@ -189,7 +190,7 @@ typedef void (*ompt_wait_callback_t)(ompt_wait_id_t wait_id);
 typedef void (*ompt_control_callback_t)(uint64_t command, uint64_t modifier);
 /* runtime_shutdown: ompt_callback_t */
 
-/* --- inquiry functions, found through lookup by these names (TR2 §4) -------- */
+/* --- inquiry functions, found through lookup by these names ------------------ */
 typedef void (*ompt_interface_fn_t)(void);
 typedef ompt_interface_fn_t (*ompt_function_lookup_t)(const char *entry_point);
 

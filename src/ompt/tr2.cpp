@@ -3,7 +3,7 @@
 // hands over, and TR2's inquiry functions, found through lookup.
 //
 // Telling the two forms apart. Both drafts name the tool's entry
-// `ompt_initialize`: TR2 (§5.1) has the runtime call
+// `ompt_initialize`: TR2 has the runtime call
 //   int ompt_initialize(ompt_function_lookup_t lookup,
 //                       const char *runtime_version, unsigned int ompt_version)
 // and the 2013 proposal calls `int ompt_initialize(void)`, after which the
@@ -722,7 +722,7 @@ void flush_slow(Thread* me) { emit_thread(kFlush, me); }
 }  // namespace tr2
 }  // namespace kite
 
-// TR2 §4.3 (and the 2013 proposal): a global function of the runtime.
+// TR2 and the 2013 proposal: a global function of the runtime.
 extern "C" KITE_EXPORT void ompt_control(uint64_t command, uint64_t modifier) {
   kite::tr2::control(command, modifier);
 }
