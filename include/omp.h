@@ -287,6 +287,9 @@ extern int omp_target_memcpy_rect(void*, const void*, __SIZE_TYPE__, int, const 
 extern int omp_target_associate_ptr(const void*, const void*, __SIZE_TYPE__, __SIZE_TYPE__,
                                     int) __KITE_OMP_NOTHROW;
 extern int omp_target_disassociate_ptr(const void*, int) __KITE_OMP_NOTHROW;
+/* OpenMP 5.1 (gcc 13's libgomp; Kite exports them under OMP_5.1.1). */
+extern int omp_target_is_accessible(const void*, __SIZE_TYPE__, int) __KITE_OMP_NOTHROW;
+extern void* omp_get_mapped_ptr(const void*, int) __KITE_OMP_NOTHROW;
 
 /* Tasks. */
 extern void omp_fulfill_event(omp_event_handle_t) __KITE_OMP_NOTHROW;
