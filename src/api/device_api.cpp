@@ -67,10 +67,17 @@ struct ReportedOp {
   Thread* me;
   ReportedOp(ompt_target_data_op_t type, void* src, int src_dev, void* dst, int dst_dev,
              size_t bytes, const void* ra)
-      : op{type, src, device_number(src_dev), dst, device_number(dst_dev), bytes, ra, 0},
+      : op{},
         // self() first: a device memory routine may be the program's first
         // OpenMP call, which is when the tool is looked for.
         me(self() && ompt::active() ? self() : nullptr) {
+    op.optype = type;
+    op.src_addr = src;
+    op.src_device_num = device_number(src_dev);
+    op.dest_addr = dst;
+    op.dest_device_num = device_number(dst_dev);
+    op.bytes = bytes;
+    op.codeptr_ra = ra;
     if (KITE_UNLIKELY(me)) ompt::data_op_slow(me, &op, ompt_scope_begin);
   }
   void end(void* dest_addr) {

@@ -52,7 +52,11 @@ int read_device_count() {
 struct Entry {
   uintptr_t hs, he;  // host range [hs, he)
   char* dev;         // device address of hs
+  // OpenMP 5.2 §5.8.3: the structured reference count (target and target
+  // data regions) and the dynamic one (enter / exit data); the mapping
+  // ends when both are zero.
   long refs;
+  long dyn;
   bool infinite;     // omp_target_associate_ptr: never unmapped by maps
   bool owns;         // dev is a block of the arena, freed with the mapping
   bool fresh;        // created by the construct being mapped
@@ -177,6 +181,9 @@ void erase(DeviceState* d, Entry* e) {
 
 inline char* translate(const Entry* e, uintptr_t p) { return e->dev + (p - e->hs); }
 
+// No construct holds the mapping and no enter data does: it ends.
+inline bool unmapped(const Entry* e) { return !e->infinite && e->refs == 0 && e->dyn == 0; }
+
 // --- tool reports -------------------------------------------------------------
 
 // One data operation reported to a tool around the work (OpenMP 5.2 §13:
@@ -186,8 +193,16 @@ struct OpReport {
   Thread* me;
   OpReport(ompt_target_data_op_t type, const void* src, int src_dev, void* dst, int dst_dev,
            size_t bytes, const void* ra)
-      : op{type, const_cast<void*>(src), src_dev, dst, dst_dev, bytes, ra, 0},
-        me(ompt::active() ? self() : nullptr) {
+      // self() first: a device routine may be the program's first OpenMP
+      // call, which is when a tool is looked for.
+      : op{}, me(self() && ompt::active() ? self() : nullptr) {
+    op.optype = type;
+    op.src_addr = const_cast<void*>(src);
+    op.src_device_num = src_dev;
+    op.dest_addr = dst;
+    op.dest_device_num = dst_dev;
+    op.bytes = bytes;
+    op.codeptr_ra = ra;
     if (KITE_UNLIKELY(me)) ompt::data_op_slow(me, &op, ompt_scope_begin);
   }
   void end(void* dst) {
@@ -328,12 +343,17 @@ void* map_data(Step& s, const MapItem& it) {
       e = new_entry(s, p, it.size, size_t(1) << it.align_log2);
     }
   }
-  if (!e->infinite) ++e->refs;
+  if (!e->infinite) ++(s.scope ? e->refs : e->dyn);
+  // Copies cover the part of the item the mapping holds (all of it, but
+  // for an implicit map of a partly present object).
+  uintptr_t lo = p > e->hs ? p : e->hs;
+  uintptr_t hi = p + it.size < e->he ? p + it.size : e->he;
+  size_t part = hi > lo ? hi - lo : 0;
   if (op_copies_to(it.op) && (e->fresh || (it.flags & kMapFlagAlways)))
-    to_device(s.ctx.device, translate(e, p), p, it.size, s.ctx.codeptr_ra);
+    to_device(s.ctx.device, translate(e, lo), lo, part, s.ctx.codeptr_ra);
   if (s.scope) {
     uint8_t from = op_copies_from(it.op) ? ((it.flags & kMapFlagAlways) ? 2 : 1) : 0;
-    hold(s.scope, e, it.host, it.size, from);
+    hold(s.scope, e, reinterpret_cast<void*>(lo), part, from);
   }
   return translate(e, p);
 }
@@ -630,7 +650,7 @@ void device_map_exit(MapScope* scope) {
     for (size_t i = 0; i < scope->nheld; ++i) {
       MapScope::Held& h = scope->held[i];
       auto* e = static_cast<Entry*>(h.entry);
-      if (h.copy_from == 2 || (h.copy_from == 1 && e->refs == 0 && !e->infinite))
+      if (h.copy_from == 2 || (h.copy_from == 1 && unmapped(e)))
         from_device(ctx.device, translate(e, reinterpret_cast<uintptr_t>(h.host)),
                     reinterpret_cast<uintptr_t>(h.host), h.size, ctx.codeptr_ra);
     }
@@ -640,7 +660,7 @@ void device_map_exit(MapScope* scope) {
       // its `removed` mark through the scope's own list only.
       bool dup = false;
       for (size_t k = 0; k < i && !dup; ++k) dup = scope->held[k].entry == e;
-      if (!dup && e->refs == 0 && !e->infinite) remove_entry(d, ctx.device, e, ctx.codeptr_ra);
+      if (!dup && unmapped(e)) remove_entry(d, ctx.device, e, ctx.codeptr_ra);
     }
   }
   if (scope->held != scope->held_inline) xfree(scope->held);
@@ -671,21 +691,23 @@ void device_exit_data(const MapContext& ctx, const MapItem* items, size_t n) {
     if (!e) continue;  // absent: nothing to do (OpenMP 5.2 §13.7)
     found[i] = e;
     if (e->infinite) continue;
+    // Exit data changes the dynamic count only: data a region still
+    // holds stays mapped until that region ends.
     if (it.op == kMapDelete)
-      e->refs = 0;
-    else if (e->refs > 0)
-      --e->refs;
+      e->dyn = 0;
+    else if (e->dyn > 0)
+      --e->dyn;
   }
   for (size_t i = 0; i < n; ++i) {
     Entry* e = found[i];
     if (!e || !op_copies_from(items[i].op)) continue;
-    if ((items[i].flags & kMapFlagAlways) || (e->refs == 0 && !e->infinite))
+    if ((items[i].flags & kMapFlagAlways) || unmapped(e))
       from_device(ctx.device, translate(e, reinterpret_cast<uintptr_t>(items[i].host)),
                   reinterpret_cast<uintptr_t>(items[i].host), items[i].size, ctx.codeptr_ra);
   }
   for (size_t i = 0; i < n; ++i) {
     Entry* e = found[i];
-    if (!e || e->refs != 0 || e->infinite) continue;
+    if (!e || !unmapped(e)) continue;
     bool dup = false;
     for (size_t k = 0; k < i && !dup; ++k) dup = found[k] == e;
     if (!dup) remove_entry(d, ctx.device, e, ctx.codeptr_ra);

@@ -198,6 +198,32 @@ int main(void) {
   global_arr[1] = 2;
   CHECK_EQ_LONG(global_arr[1], 1);
 
+  /* Exit data changes the dynamic reference count only: data a target
+   * data region holds stays mapped until the region ends. */
+  int r = 1;
+#pragma omp target data map(tofrom : r)
+  {
+#pragma omp target enter data map(to : r)
+#pragma omp target exit data map(delete : r)
+    CHECK(omp_target_is_present(&r, 0));
+#pragma omp target map(tofrom : r)
+    r = 9;
+    CHECK_EQ_LONG(r, 1);
+  }
+  CHECK_EQ_LONG(r, 9);
+  CHECK(!omp_target_is_present(&r, 0));
+
+  /* An implicitly mapped array that is partly present uses the mapping
+   * that exists; nothing outside it is copied. */
+  int part[16] = {0};
+#pragma omp target enter data map(to : part[4:4])
+#pragma omp target
+  part[5] = 55;
+  CHECK_EQ_LONG(part[5], 0);
+#pragma omp target exit data map(from : part[4:4])
+  CHECK_EQ_LONG(part[5], 55);
+  CHECK(!omp_target_is_present(part, 0));
+
   int via = 0;
 #pragma omp target map(from : via)
   via = fn_ptr(21);
