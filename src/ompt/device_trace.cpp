@@ -209,11 +209,10 @@ void complete_buffer(Device& d) {
   size_t used = d.buf_used;
   d.buf = nullptr;
   d.buf_bytes = d.buf_used = 0;
-  size_t nfree = d.nfree;
   if (d.complete) d.complete(d.num, buf, used, 0, 1);
-  // Blocks added by a nested delivery (a flush from inside the callback)
-  // belong to buffers completed there and are already gone.
-  for (size_t i = 0; i < nfree && i < d.nfree; ++i) xfree(d.to_free[i]);
+  // No other delivery runs meanwhile (a flush from inside the callback only
+  // asks this one for a forced pass), so every block kept is this buffer's.
+  for (size_t i = 0; i < d.nfree; ++i) xfree(d.to_free[i]);
   d.nfree = 0;
 }
 
