@@ -5,7 +5,8 @@
  * device never records and ompt_set_error for no event; start_trace twice
  * fails; flush delivers a partly filled buffer; nothing is recorded while
  * paused (pause and resume are idempotent) or stopped; a stopped trace
- * can start again; native records (ompt_set_trace_native) describe the
+ * can start again; a flush from inside buffer_complete neither deadlocks
+ * nor leaves records behind; native records (ompt_set_trace_native) describe the
  * kernels and transfers, tied to their host operations; the device clock
  * is not the host's and ompt_translate_time maps it onto omp_get_wtime.
  * Large buffers here: one buffer holds a whole phase, so each flush
@@ -124,6 +125,21 @@ int main(void) {
   CHECK(tt_records[0] > before);
   CHECK_EQ_LONG(owed(), 0);
 
+  /* A flush from inside buffer_complete (of the same device) cannot wait
+   * for the delivery it is part of: it answers 1 at once (no deadlock) and
+   * the running delivery hands over everything queued. Small buffers and
+   * enough regions for deliveries to happen during the loop. */
+  tt_buffer_bytes = 512;
+  tt_call_in_complete = tt_flush_trace;
+  long completes_before = tt_completes[0];
+  for (int r = 0; r < 6; ++r) one_region(1);
+  CHECK(tt_completes[0] > completes_before);
+  CHECK_EQ_LONG(tt_call_in_complete_result, 1);
+  CHECK_EQ_LONG(tt_flush_trace(h), 1);
+  CHECK_EQ_LONG(owed(), 0);
+  CHECK_EQ_LONG(tt_requests[0], tt_completes[0]);
+  tt_buffer_bytes = 1 << 16;
+
   /* Native records: kernels and transfers of map clauses. */
   CHECK_EQ_LONG(tt_set_trace_native(h, 1, ompt_native_idleness), ompt_set_never);
   CHECK_EQ_LONG(tt_set_trace_native(h, 1, ompt_native_kernel_execution |
@@ -158,7 +174,7 @@ int main(void) {
   CHECK_EQ_LONG(tt_stop_trace(h), 1);
   CHECK(tt_records[0] > before);
   CHECK_EQ_LONG(owed(), 0);
-  for (int i = 0; i < N; ++i) CHECK_EQ_LONG(v[i], 1 + 5 + 3 + 3 + 1 + 1 + 1 + 1 + 1);
+  for (int i = 0; i < N; ++i) CHECK_EQ_LONG(v[i], 1 + 5 + 3 + 3 + 1 + 6 + 1 + 1 + 1 + 1);
   CHECK_EQ_LONG(tt_requests[0], tt_completes[0]);
 
   /* The device clock: not host time, translated onto omp_get_wtime. */

@@ -65,6 +65,10 @@ static long tt_native_records[TT_MAX_DEV];
 static ompt_device_time_t tt_last_time[TT_MAX_DEV];
 static long tt_partial_completes[TT_MAX_DEV]; /* buffers completed not full */
 static int tt_in_complete;                    /* inside buffer_complete now */
+/* Set by a test: the next buffer_complete calls this entry point (flush or
+ * stop) on its own device, from inside the callback, and keeps the answer. */
+static int (*tt_call_in_complete)(ompt_device_t*);
+static int tt_call_in_complete_result = -1;
 
 static ompt_set_trace_ompt_t tt_set_trace_ompt;
 static ompt_set_trace_native_t tt_set_trace_native;
@@ -341,6 +345,11 @@ static void tt_buffer_complete(int device, ompt_buffer_t* buffer, size_t bytes,
     if (count > 0 && last_end >= bytes) TT_FAIL("cursor went past the delivered bytes");
   }
   if (bytes + bytes / (count ? count : 1) <= tt_buffer_bytes) tt_partial_completes[device]++;
+  int (*call)(ompt_device_t*) = tt_call_in_complete;
+  if (call) {
+    tt_call_in_complete = NULL;
+    tt_call_in_complete_result = call(tt_dev_handle[device]);
+  }
   __atomic_sub_fetch(&tt_in_complete, 1, __ATOMIC_RELAXED);
   free(buffer);
 }
