@@ -20,7 +20,9 @@
  *
  * Knobs before including: TT_SLOW_EVERY n (every n-th buffer_complete
  * sleeps 200 us, a slow tool), TT_STOP_IN_FINALIZE (device_finalize calls
- * ompt_stop_trace and checks everything arrived by its return). */
+ * ompt_stop_trace and checks everything arrived by its return), TT_NOEMI
+ * (the non-EMI callbacks instead: records are checked by
+ * tt_check_deferred(), once the operations they match were reported). */
 #ifndef KITE_TEST_TRACE_TOOL_H
 #define KITE_TEST_TRACE_TOOL_H
 
@@ -286,6 +288,33 @@ static void tt_check_record(int device, const ompt_record_ompt_t* r) {
             (unsigned long long)op->id, t0, t1, lo, hi);
 }
 
+#ifdef TT_NOEMI
+/* Non-EMI callbacks come once per data operation, at its end, after its
+ * record may already have been delivered: records are kept (in arrival
+ * order) and checked by tt_check_deferred() once the operations ended. */
+#define TT_MAX_DEFERRED 20000
+static struct {
+  int device;
+  ompt_record_ompt_t r;
+} tt_deferred[TT_MAX_DEFERRED];
+static int tt_ndeferred;
+static void tt_defer(int device, const ompt_record_ompt_t* r) {
+  if (tt_ndeferred == TT_MAX_DEFERRED) {
+    TT_FAIL("too many records");
+    return;
+  }
+  tt_deferred[tt_ndeferred].device = device;
+  tt_deferred[tt_ndeferred].r = *r;
+  ++tt_ndeferred;
+}
+static void tt_check_deferred(void) {
+  tt_lock();
+  for (int i = 0; i < tt_ndeferred; ++i) tt_check_record(tt_deferred[i].device, &tt_deferred[i].r);
+  tt_ndeferred = 0;
+  tt_unlock();
+}
+#endif
+
 static void tt_buffer_request(int device, ompt_buffer_t** buffer, size_t* bytes) {
   if (device < 0 || device >= TT_MAX_DEV) {
     TT_FAIL("buffer request for device %d", device);
@@ -325,7 +354,11 @@ static void tt_buffer_complete(int device, ompt_buffer_t* buffer, size_t bytes,
           TT_FAIL("ompt record without content");
           break;
         }
+#ifdef TT_NOEMI
+        tt_defer(device, r);
+#else
         tt_check_record(device, r);
+#endif
         tt_records[device]++;
       } else if (type == ompt_record_native) {
         ompt_id_t op_id = 0;
@@ -453,16 +486,72 @@ ompt_start_tool_result_t* ompt_start_tool(unsigned omp_version, const char* runt
   return &result;
 }
 
+#ifdef TT_NOEMI
+/* The non-EMI forms: the runtime's target id and host op ids, which the
+ * records must carry. A data operation is known at its end only (its
+ * interval: from its construct's begin, or unchecked outside one, to the
+ * callback); a submission at its begin. */
+static void tt_target(ompt_target_t kind, ompt_scope_endpoint_t ep, int device, ompt_data_t* task,
+                      ompt_id_t target_id, const void* ra) {
+  (void)kind, (void)task, (void)ra;
+  if (ep == ompt_scope_begin) {
+    tt_new_op(TT_TARGET, device, target_id, target_id, tt_traced(device) ? 2 : 0);
+  } else {
+    double now = omp_get_wtime();
+    tt_lock();
+    tt_op* op = tt_find(TT_TARGET, target_id);
+    if (op) op->end = now, op->ended = 1;
+    tt_unlock();
+    if (!op) TT_FAIL("target end without begin");
+  }
+}
+static void tt_data_op(ompt_id_t target_id, ompt_id_t host_op_id, ompt_target_data_op_t optype,
+                       void* src, int src_dev, void* dst, int dst_dev, size_t bytes,
+                       const void* ra) {
+  (void)src, (void)dst, (void)bytes, (void)ra;
+  double now = omp_get_wtime();
+  int device = tt_traced(dst_dev) ? dst_dev : src_dev;
+  tt_op* op = tt_new_op(TT_DATA_OP, device, host_op_id, target_id, tt_traced(device) ? 1 : 0);
+  if (!op) return;
+  tt_lock();
+  tt_op* t = target_id ? tt_find(TT_TARGET, target_id) : NULL;
+  op->begin = t ? t->begin : 0;
+  op->end = now;
+  op->ended = 1;
+  op->optype = optype;
+  tt_unlock();
+}
+static void tt_submit(ompt_id_t target_id, ompt_id_t host_op_id, unsigned int teams) {
+  (void)teams;
+  int device = tt_device_of_target(target_id);
+  tt_op* op = tt_new_op(TT_KERNEL, device, host_op_id, target_id, tt_traced(device) ? 1 : 0);
+  if (op) op->ended = 1, op->end = op->begin; /* the construct's end bounds it */
+}
+static void tt_map(ompt_id_t target_id, unsigned int nitems, void** host, void** dev,
+                   size_t* bytes, unsigned int* flags, const void* ra) {
+  (void)nitems, (void)host, (void)dev, (void)bytes, (void)flags, (void)ra;
+  int device = tt_device_of_target(target_id);
+  tt_new_op(TT_MAP, device, target_id, target_id, tt_traced(device) ? 1 : 0);
+}
+#endif
+
 static void tt_register(ompt_set_callback_t set) {
 #define TT_SET(ev, fn)                                                   \
   if (set(ev, (ompt_callback_t)fn) != ompt_set_always)                   \
     TT_FAIL("set_callback(%s) is not ompt_set_always", #ev);
   TT_SET(ompt_callback_device_initialize, tt_device_initialize)
   TT_SET(ompt_callback_device_finalize, tt_device_finalize)
+#ifdef TT_NOEMI
+  TT_SET(ompt_callback_target, tt_target)
+  TT_SET(ompt_callback_target_data_op, tt_data_op)
+  TT_SET(ompt_callback_target_submit, tt_submit)
+  TT_SET(ompt_callback_target_map, tt_map)
+#else
   TT_SET(ompt_callback_target_emi, tt_target_emi)
   TT_SET(ompt_callback_target_data_op_emi, tt_data_op_emi)
   TT_SET(ompt_callback_target_submit_emi, tt_submit_emi)
   TT_SET(ompt_callback_target_map_emi, tt_map_emi)
+#endif
 #undef TT_SET
 }
 
