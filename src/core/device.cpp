@@ -469,6 +469,14 @@ void map_items(Step& s, const MapItem* items, size_t n, void** devaddrs) {
 
 // --- public -----------------------------------------------------------------------
 
+// KITE_DEVICES is read at library load, after the OpenMP variables (whose
+// OMP_TARGET_OFFLOAD it depends on), so that a bad value is reported even
+// by a program that never asks for a device.
+__attribute__((constructor(102))) static void kite_devices_at_load() {
+  runtime_init();
+  (void)emulated_device_count();
+}
+
 int emulated_device_count() {
   int n = g_count.load(std::memory_order_relaxed);
   if (KITE_LIKELY(n >= 0)) return n;
