@@ -549,8 +549,12 @@ void device_note_code(int device, const void* fn) {
   // region bodies; the device runs them where they are loaded.
   struct stat st;
   size_t bytes = (info.dli_fname && stat(info.dli_fname, &st) == 0) ? size_t(st.st_size) : 0;
-  ompt::device_load_slow(device, info.dli_fname, 0, info.dli_fbase, bytes, info.dli_fbase,
-                         info.dli_fbase, id);
+  // The whole file is the code object (offset 0); where it sits in the
+  // file's own address space is not looked up (ompt_addr_none); host and
+  // "device" see it at the address it is loaded at.
+  void* none = reinterpret_cast<void*>(~uintptr_t(0));
+  ompt::device_load_slow(device, info.dli_fname, 0, none, bytes, info.dli_fbase, info.dli_fbase,
+                         id);
 }
 
 // Freed blocks a device keeps for reuse, as a device allocator keeps its

@@ -100,9 +100,8 @@ static void on_dev_fini(int device) {
 }
 static void on_dev_load(int device, const char* file, int64_t off, void* vma, size_t bytes,
                         void* host_addr, void* dev_addr, uint64_t id) {
-  (void)off;
-  (void)vma;
-  (void)dev_addr;
+  /* The whole file, at an unknown address in the file, run where loaded. */
+  if (off != 0 || vma != (void*)~(uintptr_t)0 || dev_addr != host_addr) host_addr = NULL;
   ev* e = push(E_DEV_LOAD);
   if (!e) return;
   e->device = device;
