@@ -722,6 +722,9 @@ void trace_target_endpoint(TargetRecord* rec, ompt_scope_endpoint_t ep) {
 }
 
 void trace_kernel_begin(TargetRecord* rec, KernelTrace* k, unsigned requested_num_teams) {
+  // A construct submits one region; should a second submission come
+  // first, the span is closed before it is reused.
+  trace_kernel_end(rec, k);
   k->host_op_id = rec->host_op_id;
   k->requested_num_teams = requested_num_teams;
   trace_span_begin(rec->device_num, &k->span);
