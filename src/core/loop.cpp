@@ -190,9 +190,20 @@ void ordered_wait_for(Thread* t, WorkShare* ws, ull lo) {
   auto my_turn = [&] {
     return ws->ordered_turn.load(std::memory_order_acquire) == lo || team_cancelled(t);
   };
+  // The budget starts over whenever the turn moves: while the loop makes
+  // progress the turn is coming, and with many threads (each hand-off a
+  // context switch when oversubscribed) one budget for the whole wait would
+  // put the waiter to sleep just before its turn, and its wake-up on the
+  // loop's critical path.
   const uint64_t spins = g_spin.spin_iterations;
+  ull seen = ws->ordered_turn.load(std::memory_order_relaxed);
   for (uint64_t i = 0; i < spins; ++i) {
     if (my_turn()) return;
+    ull now = ws->ordered_turn.load(std::memory_order_relaxed);
+    if (now != seen) {
+      seen = now;
+      i = 0;
+    }
     spin_step(i);
   }
   t->ord_sleep_turn.store(lo + 1, std::memory_order_relaxed);
