@@ -309,6 +309,7 @@ inline void clear_general_part(Task* t) {
   static_assert(kTail % sizeof(v2) == 0 && sizeof(Task) % sizeof(v2) == 0 &&
                 alignof(Task) >= sizeof(v2));
   v2* q = reinterpret_cast<v2*>(t);
+#pragma GCC unroll 16
   for (size_t i = kTail / sizeof(v2); i < sizeof(Task) / sizeof(v2); ++i) {
     q[i] = v2{0, 0};
     asm volatile("" ::: "memory");  // keeps the loop from turning into memset
@@ -544,12 +545,18 @@ void task_run_now(Thread* me, Task* t, bool silent) {
   Task* parent = t->parent;
   t->rt.flags |= kTaskUndeferred;
   if (parent->kind == kTaskExplicit) parent->rt.counts.fetch_add(kRef, std::memory_order_relaxed);
-  if (t->rt.nrecords && team) {
+  if (t->rt.nrecords && team && ((t->rt.flags & kTaskDepsWaited) || !task_deps_met_alone(team, parent))) {
     if (!(t->rt.flags & kTaskDepsWaited)) task_wait_own_dependences(me, t);
   } else {
     t->rt.nrecords = 0;
   }
-  if (KITE_UNLIKELY(ompt::active()) && !silent) {
+  // A task bound to a cancelled taskgroup or region is discarded, as one
+  // taken from a queue would be (a taskloop's tasks run at once in a team
+  // of one: those created after a cancel taskgroup never start).
+  const int discarded = start_cancelled(t);
+  if (discarded) {
+    if (KITE_UNLIKELY(ompt::active()) && !silent) ompt::task_discarded_slow(me, t, discarded);
+  } else if (KITE_UNLIKELY(ompt::active()) && !silent) {
     ompt::run_task_body(me, t);
     ompt::task_body_end(me, t, parent,
                         (t->rt.flags & kTaskDetached) &&
@@ -579,10 +586,39 @@ constexpr long kThrottleDepth = 256;
 
 }  // namespace
 
+// A team of one thread runs every task it creates at once: "The
+// encountering thread may immediately execute the task, or defer its
+// execution. In the latter case, any thread in the team may be assigned the
+// task." (OpenMP 5.2 §12.5). Deferring buys nothing there: the only thread
+// that could run the task is the one now creating it. Only dependences can
+// hold a task back, and they name sibling tasks only: when the creating
+// task has no deferred child still incomplete, every sibling completed (an
+// undeferred one completes before its creator goes on), so they are met.
+// Two kinds keep the deferred path: a detachable task (its completion
+// waits for an event, which other threads may fulfill) and a task with a
+// priority above 0 (one thread picking from a queue honours the hint
+// exactly; at once would ignore it).
+bool task_deps_met_alone(Team* team, Task* creator) {
+  return team && team->nthreads == 1 &&
+         children_of(creator->rt.counts.load(std::memory_order_acquire)) == 0;
+}
+
+namespace {
+
+// task_must_run_now's answer in a team of one thread (no if(0), not final).
+inline bool solo_runs_now(Team* team, Task* creator, const TaskSpec& spec) {
+  return !spec.detach && (spec.priority <= 0 || g_icv.max_task_priority <= 0) &&
+         (!spec.depend || task_deps_met_alone(team, creator));
+}
+
+}  // namespace
+
 bool task_must_run_now(Thread* me, const TaskSpec& spec) {
   Team* team = me->team;
   if (!spec.if_clause || !team || me->task->final) return true;
-  if (spec.depend || spec.detach) return false;  // inline would risk waiting on ourselves
+  if (spec.detach) return false;
+  if (team->nthreads == 1) return solo_runs_now(team, me->task, spec);
+  if (spec.depend) return false;  // inline would risk waiting on ourselves
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
   return tt && tt->deques[me->tid].owner_holds_at_least(kThrottleDepth);
 }
@@ -611,7 +647,9 @@ inline void init_stack_task(Thread* me, Task& t, Task* parent, const TaskSpec& s
   TaskRuntime& rt = t.rt;
   rt.depth = parent->rt.depth + 1;
   rt.priority = 0;
-  rt.flags = static_cast<uint8_t>(flags | (spec.target ? kTaskTarget : 0));
+  rt.flags = static_cast<uint8_t>(flags | (spec.untied ? kTaskUntied : 0) |
+                                  (spec.mergeable ? kTaskMergeable : 0) |
+                                  (spec.target ? kTaskTarget : 0));
   rt.taskgroup = parent->rt.taskgroup;
   rt.deps = nullptr;
   rt.fn = spec.fn;
@@ -671,6 +709,11 @@ void run_included(Thread* me, const TaskSpec& spec) {
 // task's, its children may be deferred and refer to it, so it returns only
 // once its own reference is the last one (every child completed), running
 // tasks meanwhile; release_ref wakes it.
+// kTraced: a tool is attached (task_create, with the dependences the
+// program named, and task_schedule around the body, as for any undeferred
+// task); used only in a team of one thread, where the task runs at once
+// whatever its clauses say but detach.
+template <bool kTraced>
 void run_on_stack(Thread* me, const TaskSpec& spec) {
   Task* parent = me->task;
   Task t;
@@ -678,7 +721,17 @@ void run_on_stack(Thread* me, const TaskSpec& spec) {
   me->task = &t;
   void* arg = stack_task_arg(spec, static_cast<char*>(__builtin_alloca(stack_task_arg_space(spec))));
   t.rt.arg = arg;
-  spec.fn(arg);
+  if (kTraced) {
+    me->task = parent;
+    ompt::task_create_slow(me, &t, ompt::explicit_task_flags(&t, true), spec.depend,
+                           spec.codeptr_ra, spec.enter_frame);
+    ompt::run_task_body(me, &t);
+    ompt::task_body_end(me, &t, parent, false);
+    // Complete now, as reported: tasks run while its children finish (a
+    // detachable one's event) do so for the creator, not for it.
+  } else {
+    spec.fn(arg);
+  }
   if (t.rt.counts.load(std::memory_order_acquire) != kRef)
     task_wait_until(
         me, me->team,
@@ -706,6 +759,11 @@ void spawn_traced(Thread* me, const TaskSpec& spec) {
     run_included<true>(me, spec);
     return;
   }
+  if (me->team->nthreads == 1 && solo_runs_now(me->team, parent, spec)) {
+    run_on_stack<true>(me, spec);  // task_must_run_now's answer for a team of one
+    ompt::clear_enter_frame(parent);
+    return;
+  }
   void* arg;
   bool now = task_must_run_now(me, spec);
   Task* t = task_prepare(me, spec, &arg);
@@ -727,14 +785,20 @@ void task_spawn(Thread* me, const TaskSpec& spec) {
   }
   Team* team = me->team;
   if (spawn_cancelled(me)) return;
-  if ((!team || me->task->final) && !spec.detach) {
-    run_included<false>(me, spec);
+  Task* parent = me->task;
+  if (!team || parent->final) {
+    if (!spec.detach) {
+      run_included<false>(me, spec);
+      return;
+    }
+  } else if (team->nthreads == 1 && solo_runs_now(team, parent, spec)) {
+    run_on_stack<false>(me, spec);  // task_must_run_now's answer for a team of one
     return;
   }
   void* arg;
   bool now = task_must_run_now(me, spec);
   if (now && !spec.depend && !spec.detach) {
-    run_on_stack(me, spec);
+    run_on_stack<false>(me, spec);
     return;
   }
   Task* t = task_prepare(me, spec, &arg);

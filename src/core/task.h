@@ -141,6 +141,9 @@ void task_make_ready(Thread* me, Task* t);
 // Should a new task run inline now (if(0), final parent, no team, or the
 // caller's deque is long enough that more queueing buys nothing)?
 bool task_must_run_now(Thread* me, const TaskSpec& spec);
+// In a team of one thread, are the dependences of a new child of `creator`
+// met already (no deferred child of it incomplete)? False in larger teams.
+bool task_deps_met_alone(Team* team, Task* creator);
 // Runs a prepared task inline (undeferred / included). silent: no
 // task_schedule events (a body the caller reports itself, or a task never
 // reported as created).

@@ -93,6 +93,7 @@ void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int 
   }
   TaskSpec s{};
   s.if_clause = if_clause;
+  s.priority = t->rt.priority;
   s.depend = depend;
   void* event;
   s.detach = (t->rt.flags & kTaskDetached) ? &event : nullptr;

@@ -46,8 +46,15 @@ static int returns_into(const void* ra, void* fn) {
 __attribute__((noinline)) void make_chain(void) {
   omp_depend_t obj;
 #pragma omp depobj(obj) depend(in: z)
-#pragma omp task depend(out: x)
-  wait_gate();                          /* t0 */
+  /* t0 is detachable, so that no runtime can run it at once (Kite runs
+   * other tasks at once in a team of one thread): its completion waits
+   * for its event, which its own body fulfills once the gate opened. */
+  omp_event_handle_t ev0;
+#pragma omp task depend(out: x) detach(ev0)
+  {                                     /* t0 */
+    wait_gate();
+    omp_fulfill_event(ev0);
+  }
 #pragma omp task depend(in: x)
   x += 0;                               /* t1: after t0 */
 #pragma omp task depend(in: x)

@@ -5,12 +5,17 @@
  * cancellation points inside tasks observe it. */
 #include "kite_test.h"
 
+static int gate_token;
+
 int main(void) {
   KITE_TEST_BEGIN();
   CHECK_EQ_LONG(omp_get_cancellation(), 1);
   /* A generator task queues 200 tasks in the taskgroup and cancels it.
    * Tasks that started before the cancel spin until they see it, so at
-   * most one per other thread can have started: the rest are discarded. */
+   * most one per other thread can have started: the rest are discarded.
+   * A runtime may run a task at once (Kite does in a team of one thread),
+   * so the 200 wait for a detached gate task whose event the generator
+   * fulfills just before it cancels: none can start earlier. */
   int started = 0, other = 0, nthreads = 0;
 #pragma omp parallel shared(started, other, nthreads)
 #pragma omp single
@@ -20,8 +25,11 @@ int main(void) {
     {
 #pragma omp task shared(started)
       {
+        omp_event_handle_t gate_ev;
+#pragma omp task detach(gate_ev) depend(out: gate_token)
+        __atomic_add_fetch(&gate_token, 1, __ATOMIC_RELAXED);
         for (int i = 0; i < 200; ++i) {
-#pragma omp task shared(started)
+#pragma omp task depend(in: gate_token) shared(started)
           {
             __atomic_add_fetch(&started, 1, __ATOMIC_RELAXED);
             /* Leaves only through the cancellation point. */
@@ -30,6 +38,7 @@ int main(void) {
             }
           }
         }
+        omp_fulfill_event(gate_ev);
 #pragma omp cancel taskgroup
       }
     }

@@ -9,6 +9,7 @@
 #include "kite_test.h"
 
 static omp_event_handle_t ev_store, shared_ev;
+static int gate_token;
 static volatile int ext_go;
 
 static void* fulfiller(void* arg) {
@@ -80,24 +81,30 @@ int main(void) {
   CHECK_EQ_LONG(body, 1);
 
   /* Undeferred detached task: if(0) waits for the event (fulfilled by a
-   * task created before it). */
+   * task created before it). That task must not start before the if(0)
+   * task's body ran: a runtime may run any task at once (Kite does in a
+   * team of one thread), so it is held back by a dependence on a detached
+   * gate task, whose event only the if(0) task's body fulfills. */
   int undeferred_after = 0;
 #pragma omp parallel shared(undeferred_after)
 #pragma omp single
   {
-    omp_event_handle_t ev2;
+    omp_event_handle_t ev2, gate_ev;
     int flag = 0;
-#pragma omp task shared(flag, shared_ev)
+#pragma omp task detach(gate_ev) depend(out: gate_token)
+    __atomic_add_fetch(&gate_token, 1, __ATOMIC_RELAXED);
+#pragma omp task depend(in: gate_token) shared(flag, shared_ev)
     {
       while (!__atomic_load_n(&flag, __ATOMIC_ACQUIRE)) {
 #pragma omp taskyield
       }
       omp_fulfill_event(shared_ev);
     }
-#pragma omp task detach(ev2) if (0) shared(flag, shared_ev)
+#pragma omp task detach(ev2) if (0) shared(flag, shared_ev) firstprivate(gate_ev)
     {
       shared_ev = ev2;
       __atomic_store_n(&flag, 1, __ATOMIC_RELEASE);
+      omp_fulfill_event(gate_ev);
     }
     undeferred_after = 1;
   }
