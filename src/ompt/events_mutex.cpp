@@ -50,6 +50,9 @@ struct HintSlot {
 constexpr size_t kHintSlots = 1024;  // a power of two
 constexpr size_t kHintProbe = 32;
 HintSlot g_hints[kHintSlots];
+// Some slot was ever claimed: until then every lock's hint is none, and an
+// acquire event looks nothing up (most programs give no hint at all).
+std::atomic<bool> g_any_hint{false};
 
 size_t hint_home(uintptr_t lock) {
   return size_t((lock >> 2) * 0x9E3779B97F4A7C15ull >> 54) & (kHintSlots - 1);
@@ -66,7 +69,10 @@ HintSlot* hint_slot(const void* lock, bool claim) {
     if (k == key) return &s;
     if (k == 0) {
       if (!claim) return nullptr;
-      if (s.lock.compare_exchange_strong(k, key, std::memory_order_acq_rel)) return &s;
+      if (s.lock.compare_exchange_strong(k, key, std::memory_order_acq_rel)) {
+        g_any_hint.store(true, std::memory_order_release);
+        return &s;
+      }
       if (k == key) return &s;
     }
   }
@@ -80,6 +86,7 @@ void remember_hint(const void* lock, unsigned hint) {
 }  // namespace
 
 unsigned lock_hint(const void* lock) {
+  if (!g_any_hint.load(std::memory_order_acquire)) return 0;
   HintSlot* s = hint_slot(lock, false);
   return s ? s->hint.load(std::memory_order_acquire) : 0;
 }

@@ -131,16 +131,6 @@ void report_body_end(Task* t, bool event_pending, Task* prior) {
 
 }  // namespace
 
-int explicit_task_flags(const Task* t, bool undeferred) {
-  // Task types are exclusive: a target task is not also explicit.
-  int f = (t->rt.flags & kTaskTarget) ? ompt_task_target : ompt_task_explicit;
-  if (undeferred) f |= ompt_task_undeferred;
-  if (t->rt.flags & kTaskUntied) f |= ompt_task_untied;
-  if (t->rt.flags & kTaskMergeable) f |= ompt_task_mergeable;
-  if (t->final) f |= ompt_task_final;
-  return f;
-}
-
 void task_create_slow(Thread* me, Task* t, int flags, void** depend, const void* codeptr_ra,
                       void* enter_frame) {
   Task* enc = me->task;
@@ -245,7 +235,7 @@ void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra) {
   cb(&me->task->ompt.task_data, flags, codeptr_ra);
 }
 
-void ws_cancel_at_barrier(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
+void ws_cancel_at_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
   if (ep == ompt_scope_begin) {
     // No barrier is inside a worksharing construct: this one ends the
     // thread's current construct, if any.

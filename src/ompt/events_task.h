@@ -21,7 +21,15 @@ void task_create_slow(Thread* me, Task* t, int flags, void** depend, const void*
                       void* enter_frame);
 
 // The ompt_task_flag_t bits of explicit task `t`.
-int explicit_task_flags(const Task* t, bool undeferred);
+inline int explicit_task_flags(const Task* t, bool undeferred) {
+  // Task types are exclusive: a target task is not also explicit.
+  int f = (t->rt.flags & kTaskTarget) ? ompt_task_target : ompt_task_explicit;
+  if (undeferred) f |= ompt_task_undeferred;
+  if (t->rt.flags & kTaskUntied) f |= ompt_task_untied;
+  if (t->rt.flags & kTaskMergeable) f |= ompt_task_mergeable;
+  if (t->final) f |= ompt_task_final;
+  return f;
+}
 
 // An edge pred -> succ was added between sibling tasks.
 void task_dependence_slow(Task* pred, Task* succ);
@@ -70,7 +78,12 @@ void cancel_slow(Thread* me, int which, int how, const void* codeptr_ra);
 // there. Called at the barrier's begin (reads) and end (reports, after the
 // barrier's events). A cancellation activated while the thread already
 // waits is not one it detects.
-void ws_cancel_at_barrier(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra);
+// Without cancellation (cancel-var false) no construct is ever cancelled
+// nor its cancellation met, so there is nothing to track: no call.
+void ws_cancel_at_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra);
+inline void ws_cancel_at_barrier(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {
+  if (g_icv.cancel) ws_cancel_at_barrier_slow(me, ep, codeptr_ra);
+}
 
 // omp_fulfill_event on `t`: early (its body still runs) or late.
 void task_fulfill_slow(Task* t, bool body_done);
