@@ -269,34 +269,97 @@ void run_data_construct(DataConstruct kind, int device, const MapItem* items, si
 
 }  // namespace
 
+namespace {
+
+// A data construct (enter, exit, update) on `device`, with the tool told:
+// target_task is the deferred target task running it (nowait), or null.
+void data_construct_reported(Thread* me, DataConstruct kind, bool nowait, int device,
+                             const MapItem* items, size_t n, const void* ra, Task* target_task) {
+  ompt::TargetRecord rec;
+  int reported = device >= 0 ? device : initial_device();
+  ompt::target_begin_slow(me, &rec, construct_kind(kind, nowait), reported, target_task, ra);
+  if (device >= 0) {
+    if (kind != kEnterData) report_map(me, device, items, n, nullptr, ra);
+    if (kind == kEnterData) {
+      auto** dev = static_cast<void**>(__builtin_alloca((n ? n : 1) * sizeof(void*)));
+      MapContext ctx{device, ra};
+      device_enter_data(ctx, items, n);
+      for (size_t i = 0; i < n; ++i) dev[i] = device_translate(device, items[i].host, items[i].size);
+      report_map(me, device, items, n, dev, ra);
+    } else {
+      run_data_construct(kind, device, items, n, ra);
+    }
+  }
+  ompt::target_end_slow(me, &rec);
+}
+
+// The target task of a nowait data construct on a device: this header,
+// then the construct's map items, in the task's own block.
+struct DataTaskHeader {
+  int kind;
+  int device;
+  size_t n;
+  const void* codeptr_ra;
+};
+
+struct DataTaskSource {
+  DataConstruct kind;
+  int device;
+  const MapItem* items;
+  size_t n;
+  const void* codeptr_ra;
+};
+
+void build_data_task_block(void* dst, void* src) {
+  const DataTaskSource& s = *static_cast<const DataTaskSource*>(src);
+  auto* h = static_cast<DataTaskHeader*>(dst);
+  h->kind = s.kind;
+  h->device = s.device;
+  h->n = s.n;
+  h->codeptr_ra = s.codeptr_ra;
+  if (s.n) memcpy(h + 1, s.items, s.n * sizeof(MapItem));
+}
+
+// OpenMP 5.2 §13.6-13.9: with nowait, the construct is a deferrable
+// target task; its data moves when the task runs, its dependences met.
+void run_data_task(void* block) {
+  auto* h = static_cast<DataTaskHeader*>(block);
+  auto* items = reinterpret_cast<const MapItem*>(h + 1);
+  DataConstruct kind = static_cast<DataConstruct>(h->kind);
+  if (KITE_LIKELY(!ompt::active())) {
+    run_data_construct(kind, h->device, items, h->n, h->codeptr_ra);
+    return;
+  }
+  Thread* me = self();
+  data_construct_reported(me, kind, true, h->device, items, h->n, h->codeptr_ra, me->task);
+}
+
+}  // namespace
+
 void target_data_construct(DataConstruct kind, void** depend, bool nowait, const void* codeptr_ra,
                            int device, const MapItem* items, size_t n) {
   Thread* me = self();
-  // On a device, a nowait construct's target task runs at once, once its
-  // dependences are met: an undeferred target task is one of the
-  // schedules OpenMP 5.2 §13.8 allows, and its out dependences are then
-  // met for every later task.
-  if (depend && (!nowait || device >= 0)) taskwait_depend(me, depend, codeptr_ra);
+  if (device >= 0 && nowait) {
+    DataTaskSource src{kind, device, items, n, codeptr_ra};
+    TaskSpec spec{};
+    spec.fn = run_data_task;
+    spec.data = &src;
+    spec.cpyfn = build_data_task_block;
+    spec.arg_size = long(sizeof(DataTaskHeader) + n * sizeof(MapItem));
+    spec.arg_align = long(alignof(DataTaskHeader));
+    spec.if_clause = true;
+    spec.target = true;
+    spec.depend = depend;
+    spec.codeptr_ra = codeptr_ra;
+    task_spawn(me, spec);
+    return;
+  }
+  if (depend && !nowait) taskwait_depend(me, depend, codeptr_ra);
   if (KITE_LIKELY(!ompt::active())) {
     if (device >= 0) run_data_construct(kind, device, items, n, codeptr_ra);
     return;
   }
-  ompt::TargetRecord rec;
-  int reported = device >= 0 ? device : initial_device();
-  ompt::target_begin_slow(me, &rec, construct_kind(kind, nowait), reported, nullptr, codeptr_ra);
-  if (device >= 0) {
-    if (kind != kEnterData) report_map(me, device, items, n, nullptr, codeptr_ra);
-    if (kind == kEnterData) {
-      auto** dev = static_cast<void**>(__builtin_alloca((n ? n : 1) * sizeof(void*)));
-      MapContext ctx{device, codeptr_ra};
-      device_enter_data(ctx, items, n);
-      for (size_t i = 0; i < n; ++i) dev[i] = device_translate(device, items[i].host, items[i].size);
-      report_map(me, device, items, n, dev, codeptr_ra);
-    } else {
-      run_data_construct(kind, device, items, n, codeptr_ra);
-    }
-  }
-  ompt::target_end_slow(me, &rec);
+  data_construct_reported(me, kind, nowait, device, items, n, codeptr_ra, nullptr);
 }
 
 void target_data_begin(int device, const MapItem* items, size_t n, void** hostaddrs,

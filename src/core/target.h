@@ -101,7 +101,7 @@ void target_launch(const TargetLaunch& launch);
 // target data reports an enter-data construct at its start and an
 // exit-data construct at its end, as OpenMP 5.2 §13.5 says.
 // On an emulated device (device >= 0) the items are mapped, unmapped or
-// updated; nowait constructs then do it at once, after their dependences.
+// updated; with nowait, by a target task (its dependences met first).
 enum DataConstruct { kEnterData, kExitData, kUpdate };
 void target_data_construct(DataConstruct kind, void** depend, bool nowait, const void* codeptr_ra,
                            int device = -1, const MapItem* items = nullptr, size_t n = 0);

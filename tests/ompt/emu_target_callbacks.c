@@ -302,6 +302,10 @@ void nowait_region(void) {
 #pragma omp target nowait map(tofrom : c)
     c[1] = 11;
 #pragma omp taskwait
+#pragma omp target enter data nowait map(to : c) device(1)
+#pragma omp taskwait
+#pragma omp target exit data nowait map(release : c) device(1)
+#pragma omp taskwait
   }
 }
 
@@ -534,6 +538,34 @@ int main(void) {
   }
 #endif
   CHECK_EQ_LONG(c[1], 11);
+  /* nowait data constructs are target tasks too: their data moves when
+   * the task runs, and their events carry its data. */
+  static const int nowait_kinds[2] = {ompt_target_enter_data_nowait, ompt_target_exit_data_nowait};
+  for (int k = 0; k < 2; ++k) {
+    int b = -1;
+    for (int i = from; i < nev; ++i)
+      if (evs[i].type == E_TARGET && evs[i].kind == nowait_kinds[k] &&
+          evs[i].endpoint == ompt_scope_begin) {
+        b = i;
+        break;
+      }
+    CHECK(b >= 0);
+    if (b < 0) continue;
+    CHECK_EQ_LONG(evs[b].device, 1);
+#ifndef EMU_NOEMI
+    CHECK(evs[b].target_task_data != NULL);
+#endif
+    int ops = 0;
+    for (int i = b + 1; i < nev && evs[i].type != E_TARGET; ++i)
+      if (evs[i].type == E_DATA_OP) {
+        ++ops;
+#ifndef EMU_NOEMI
+        CHECK(evs[i].target_task_data == evs[b].target_task_data);
+#endif
+      }
+    CHECK(ops >= 1); /* enter: alloc and copy; exit: delete */
+  }
+  CHECK(!omp_target_is_present(c, 1));
 
   /* 5. Device memory routines outside constructs: no target data. */
   from = nev;
