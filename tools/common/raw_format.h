@@ -41,7 +41,8 @@ enum Kind : uint8_t {
   kCancel,            // u32: flags, b: task id
   kMasked,            // sub: endpoint, a: parallel id, b: task id
   kReduction,         // as kSyncRegion
-  kTarget,            // sub: endpoint, f16: ompt_target_t, u32: device, a: target id, b: task id
+  kTarget,            // sub: endpoint, f16: ompt_target_t, u32: device, a: target id, b: task id,
+                      // d: CLOCK_MONOTONIC ns read next to the stamp (a clock pair, kDeviceOp)
   kTargetDataOp,      // sub: endpoint, f16: optype, u32: device (dest), a: target id, d: bytes
   kPad,               // nothing: the rest of the window is unused
   kSample,            // a profile sample; see kite_profile's format
@@ -49,7 +50,9 @@ enum Kind : uint8_t {
                       // thread that took it): sub: ompt_callbacks_t of the record
                       // (target_data_op, target_submit), f16: optype, u32: device,
                       // a, b: its start and end translated to host CLOCK_MONOTONIC ns,
-                      // c: codeptr_ra, d: bytes (data op) or requested teams (kernel)
+                      // c: codeptr_ra, d: bytes (data op) or requested teams (kernel);
+                      // sub 0: a clock pair before a buffer's records, a: CLOCK_MONOTONIC
+                      // ns read next to the record's own stamp
   kKindCount
 };
 

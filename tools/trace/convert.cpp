@@ -295,6 +295,10 @@ class Process {
   TimeMap clock_;
   std::vector<DeviceOp> device_ops_;
   std::vector<DeviceLane> device_lanes_;
+  // (CLOCK_MONOTONIC ns, stamp-derived ns - that): where host stamps sit
+  // against the clock device times are on (kTarget, kDeviceOp pairs).
+  std::vector<std::pair<uint64_t, int64_t>> clock_pairs_;
+  void place_device_ops();
   int pid_ = 0;
 
   // output state
@@ -389,14 +393,20 @@ void Process::scan() {
           break;
         }
         case kMutexAcquired: lock_times_[r->a].push_back(r->time); break;
+        case kTarget:
+          if (r->d) clock_pairs_.emplace_back(r->d, int64_t(r->time) - int64_t(r->d));
+          break;
         case kDeviceOp:
-          if (r->b >= r->a && r->a)
+          if (r->sub == 0)
+            clock_pairs_.emplace_back(r->a, int64_t(r->time) - int64_t(r->a));
+          else if (r->b >= r->a && r->a)
             device_ops_.push_back({r->u32, r->sub, r->f16, r->a, r->b, r->c, r->d});
           break;
         default: break;
       }
     }
   }
+  place_device_ops();
   for (const DeviceOp &op : device_ops_) {
     first = std::min(first, op.begin);
     last_ = std::max(last_, op.end);
@@ -815,6 +825,25 @@ void Process::convert_thread(const ThreadFile &tf) {
   stats_.thread_ns += span;
   if (tf.type != ompt_thread_initial && span > implicit_ns_)
     stats_.waiting["idle"] += span - implicit_ns_;
+}
+
+// Device times are CLOCK_MONOTONIC; host records' stamps reach it through
+// the run's TSC calibration (two pairs for the whole run), which may be a
+// microsecond or two off in between. Each device operation is moved by the
+// offset of the clock pair nearest in time (taken at target callbacks and
+// buffer deliveries), so it lines up with the host slices around it.
+void Process::place_device_ops() {
+  if (!clock_.tsc || clock_pairs_.empty()) return;
+  std::sort(clock_pairs_.begin(), clock_pairs_.end());
+  for (DeviceOp &op : device_ops_) {
+    auto it = std::lower_bound(clock_pairs_.begin(), clock_pairs_.end(),
+                               std::make_pair(op.begin, INT64_MIN));
+    if (it == clock_pairs_.end() ||
+        (it != clock_pairs_.begin() && op.begin - std::prev(it)->first < it->first - op.begin))
+      --it;
+    op.begin = uint64_t(int64_t(op.begin) + it->second);
+    op.end = uint64_t(int64_t(op.end) + it->second);
+  }
 }
 
 // Device tracks, from the device trace records: per device, operations in

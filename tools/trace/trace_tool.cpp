@@ -159,13 +159,13 @@ void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int devic
   (void)target_task;
   KT_RECORD(kTarget, r_->sub = uint8_t(endpoint); r_->f16 = uint16_t(kind);
             r_->u32 = unsigned(device); r_->a = idof(target); r_->b = idof(task);
-            r_->c = ra(codeptr));
+            r_->c = ra(codeptr); r_->d = kite_rec::now_ns());
 }
 void on_target(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device, ompt_data_t *task,
                ompt_id_t target_id, const void *codeptr) {
   KT_RECORD(kTarget, r_->sub = uint8_t(endpoint); r_->f16 = uint16_t(kind);
             r_->u32 = unsigned(device); r_->a = target_id; r_->b = idof(task);
-            r_->c = ra(codeptr));
+            r_->c = ra(codeptr); r_->d = kite_rec::now_ns());
 }
 void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *, ompt_data_t *target,
                            ompt_id_t *, ompt_target_data_op_t optype, void *, int, void *,
@@ -205,6 +205,11 @@ uint64_t host_ns(ompt_device_t *device, ompt_device_time_t t) {
 void device_buffer_complete(int device, ompt_buffer_t *buffer, size_t bytes,
                             ompt_buffer_cursor_t begin, int owned) {
   ompt_device_t *handle = device >= 0 && device < kMaxDevices ? device_handles[device] : nullptr;
+  // A clock pair first: this record's stamp and CLOCK_MONOTONIC read next
+  // to it, so the converter can place the device times (CLOCK_MONOTONIC)
+  // on the host records' time line however the run's TSC calibration
+  // maps stamps.
+  if (handle && bytes > 0) KT_RECORD(kDeviceOp, r_->sub = 0; r_->a = kite_rec::now_ns());
   if (handle && bytes > 0) {
     ompt_buffer_cursor_t cur = begin;
     do {
