@@ -156,6 +156,15 @@ void release_workers(Team* t, int from) {
   }
 }
 
+// The deferred end of a join (parallel_end): wait until every worker of
+// the team's last region has made its last touch of it.
+void finish_join(Team* t) {
+  const int n = t->join_wait;
+  if (n == 0) return;
+  wait_until(t->done, [&] { return int(t->done.load()) == n; });
+  t->join_wait = 0;
+}
+
 // What a thread does in a team: its implicit task, then the end barrier.
 void run_implicit_task(Thread* me, Team* team, int tid) {
   me->team = team;
@@ -175,34 +184,6 @@ void run_implicit_task(Thread* me, Team* team, int tid) {
   ompt::run_outlined(team->fn, team->data, me->task);
 }
 
-// A worker's end of a region when nothing can need it there any more: no
-// tool watching (a tool sees every thread wait at the implicit barrier), no
-// explicit task outstanding (a worker that waited would help run them), not
-// cancelled. Then the implicit barrier needs only its arrival: whatever
-// follows the region runs on the primary, which waits for the whole team.
-// The worker goes straight back to waiting for the next region instead of
-// waiting for the release and then signalling `done` after it, so the join
-// costs one hand-off where it cost three: with more threads than cores each
-// hand-off is a round of context switches. Tasks created after this worker
-// arrived are run by the threads still in the barrier (the primary always
-// is). Returns false when the full barrier is needed.
-bool join_arrive_and_leave(Thread* me, Team* team) {
-  if (ompt::active() || team->nthreads == 1 ||
-      team->task_pending.load(std::memory_order_acquire) != 0 ||
-      team->cancelled.load(std::memory_order_acquire) != 0)
-    return false;
-  Barrier& b = team->barrier;
-  if (b.arrive()) {
-    // Last to arrive: it completes the barrier as barrier_with_tasks does.
-    if (team->task_pending.load(std::memory_order_acquire) != 0)
-      task_wait_all_team_tasks(me, team);
-    team->ws_cancelled.store(0, std::memory_order_relaxed);
-    b.release();
-    task_notify(team);
-  }
-  return true;
-}
-
 void worker_loop(Thread* me) {
   uint32_t seen = 0;
   for (;;) {
@@ -216,11 +197,9 @@ void worker_loop(Thread* me) {
     // became an initial thread (atfork_child) with no program of its own
     // to go back to, so leaving the region ends the child.
     if (KITE_UNLIKELY(tls_self != me)) exit(0);
-    if (!join_arrive_and_leave(me, team)) {
-      ompt::on_region_barrier_begin(me, team);
-      team_barrier(me);
-      ompt::on_region_barrier_end(me, team);
-    }
+    ompt::on_region_barrier_begin(me, team);
+    team_barrier(me);
+    ompt::on_region_barrier_end(me, team);
     me->team = nullptr;
     me->task = nullptr;
     ompt::on_worker_idle(me);
@@ -239,6 +218,7 @@ void thread_exit_cleanup(void* arg) {
   if (me->hot_team && me->hot_team->in_use) return;  // exited inside a region: keep everything
   ompt::on_initial_thread_end(me);
   if (me->hot_team) {
+    finish_join(me->hot_team);
     release_workers(me->hot_team, 1);
     team_recycle(me->hot_team);
     me->hot_team = nullptr;
@@ -385,6 +365,7 @@ int reserve_team_threads(Thread* me, int want) {
 
 Team* prepare_team(Thread* me, int n, int bind) {
   Team* team = me->hot_team;
+  if (team && !team->in_use) finish_join(team);
   if (team && (team->in_use || team->capacity < n)) {
     if (!team->in_use) {
       // Too small: give its workers back and start over.
@@ -507,8 +488,19 @@ void parallel_end() {
   ompt::on_region_barrier_begin(me, team);
   team_barrier(me);
   ompt::on_region_barrier_end(me, team);
-  // Every worker bumps `done` as its last touch of the team.
-  wait_until(team->done, [&] { return int(team->done.load()) == n - 1; });
+  // Every worker bumps `done` as its last touch of the team, after it saw
+  // the barrier's release. The primary of a hot team need not wait for that
+  // here: it keeps the team, and the next use waits (finish_join), by when
+  // the workers have long done it. Waiting here cost one more round of
+  // hand-offs per region, each a context switch when threads outnumber
+  // processors. A tool sees the workers' region end before parallel_end,
+  // and a cancelled region's leftover tasks need the workers gone, so both
+  // wait here.
+  if (me->hot_team == team && !ompt::active() &&
+      team->cancelled.load(std::memory_order_acquire) == 0)
+    team->join_wait = n - 1;
+  else
+    wait_until(team->done, [&] { return int(team->done.load()) == n - 1; });
   // Only a cancelled region gets here with tasks left (its barriers were
   // abandoned): the workers are gone, so the primary finishes them.
   if (KITE_UNLIKELY(team->task_pending.load(std::memory_order_acquire) != 0))
@@ -611,7 +603,10 @@ bool explicit_barrier_cancellable(Thread* me, const void* codeptr_ra, void* ente
 // may be handed a region at any moment, so they are left alone.
 int end_idle_workers() {
   Thread* me = tls_self;
-  if (me && me->hot_team && !me->hot_team->in_use) release_workers(me->hot_team, 1);
+  if (me && me->hot_team && !me->hot_team->in_use) {
+    finish_join(me->hot_team);
+    release_workers(me->hot_team, 1);
+  }
   pthread_mutex_lock(&g_pool_lock);
   Thread* list = g_pool_head;
   g_pool_head = nullptr;

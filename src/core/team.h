@@ -45,8 +45,12 @@ struct Team {
   void (*fn)(void*);
   void* data;
 
-  // Set when a worker finishes its implicit task; the primary waits on it.
+  // Bumped by each worker as its last touch of the team; the primary waits
+  // for all of them before it reuses or gives back the team. For its hot
+  // team that wait is deferred to the team's next use (join_wait: the
+  // count still to wait for; team.cpp, finish_join).
   alignas(kCacheLine) Futex done;
+  int join_wait;
   alignas(kCacheLine) Barrier barrier;
   alignas(kCacheLine) std::atomic<int> cancelled;  // parallel region cancelled
   WorkShareRing ws;
