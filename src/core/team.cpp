@@ -156,13 +156,11 @@ void release_workers(Team* t, int from) {
   }
 }
 
-// The deferred end of a join (parallel_end): wait until every worker of
-// the team's last region has made its last touch of it.
+// The end of a join: wait until every worker of the team's regions so far
+// has made its last touch of them.
 void finish_join(Team* t) {
-  const int n = t->join_wait;
-  if (n == 0) return;
-  wait_until(t->done, [&] { return int(t->done.load()) == n; });
-  t->join_wait = 0;
+  const uint32_t want = t->done_expect;
+  wait_until(t->done, [&] { return int32_t(t->done.load() - want) >= 0; });
 }
 
 // What a thread does in a team: its implicit task, then the end barrier.
@@ -365,7 +363,14 @@ int reserve_team_threads(Thread* me, int want) {
 
 Team* prepare_team(Thread* me, int n, int bind) {
   Team* team = me->hot_team;
-  if (team && !team->in_use) finish_join(team);
+  // The same threads again: a worker of the last region may still be on
+  // its way out of that region's end barrier (it saw no release yet). It
+  // reads only the barrier's epoch there, which only grows, and the team's
+  // task queues: a task it finds now belongs to the new region and is one
+  // the team's threads may run. Its last touch counts toward done_expect
+  // whenever it comes. Any other change to the team waits for it.
+  if (team && !team->in_use && (team->nthreads != n || team->capacity < n || ompt::active()))
+    finish_join(team);
   if (team && (team->in_use || team->capacity < n)) {
     if (!team->in_use) {
       // Too small: give its workers back and start over.
@@ -401,7 +406,6 @@ Team* prepare_team(Thread* me, int n, int bind) {
   team->cg_root = me->cg_root ? me->cg_root : me;
   team->cancelled.store(0, std::memory_order_relaxed);
   team->barrier.reset(n);
-  team->done.value.store(0, std::memory_order_relaxed);
   team->ws.reset();
   team->reduction_data = nullptr;
   const TaskIcvs& picv = me->task->icv;
@@ -488,19 +492,18 @@ void parallel_end() {
   ompt::on_region_barrier_begin(me, team);
   team_barrier(me);
   ompt::on_region_barrier_end(me, team);
-  // Every worker bumps `done` as its last touch of the team, after it saw
-  // the barrier's release. The primary of a hot team need not wait for that
-  // here: it keeps the team, and the next use waits (finish_join), by when
-  // the workers have long done it. Waiting here cost one more round of
-  // hand-offs per region, each a context switch when threads outnumber
-  // processors. A tool sees the workers' region end before parallel_end,
-  // and a cancelled region's leftover tasks need the workers gone, so both
-  // wait here.
-  if (me->hot_team == team && !ompt::active() &&
-      team->cancelled.load(std::memory_order_acquire) == 0)
-    team->join_wait = n - 1;
-  else
-    wait_until(team->done, [&] { return int(team->done.load()) == n - 1; });
+  // Every worker bumps `done` as its last touch of the region, after it saw
+  // the barrier's release. The primary of a hot team does not wait for that
+  // here, nor (same threads again) at its next region (prepare_team): a
+  // worker sees the release and the next region's `go` in one go. Waiting
+  // cost each worker one more turn on a processor per region, a round of
+  // context switches when threads outnumber processors. A tool sees the
+  // workers' region end before parallel_end, and a cancelled region's
+  // leftover tasks need the workers gone, so both wait here.
+  team->done_expect += uint32_t(n - 1);
+  if (me->hot_team != team || ompt::active() ||
+      team->cancelled.load(std::memory_order_acquire) != 0)
+    finish_join(team);
   // Only a cancelled region gets here with tasks left (its barriers were
   // abandoned): the workers are gone, so the primary finishes them.
   if (KITE_UNLIKELY(team->task_pending.load(std::memory_order_acquire) != 0))

@@ -45,12 +45,13 @@ struct Team {
   void (*fn)(void*);
   void* data;
 
-  // Bumped by each worker as its last touch of the team; the primary waits
-  // for all of them before it reuses or gives back the team. For its hot
-  // team that wait is deferred to the team's next use (join_wait: the
-  // count still to wait for; team.cpp, finish_join).
+  // Bumped by each worker as its last touch of a region of the team, never
+  // reset; done_expect is what it reaches once every worker of every region
+  // so far has made that touch. The primary waits for it before it gives
+  // back the team or changes its threads; a hot team's next region with the
+  // same threads does not wait (team.cpp, finish_join).
   alignas(kCacheLine) Futex done;
-  int join_wait;
+  uint32_t done_expect;
   alignas(kCacheLine) Barrier barrier;
   alignas(kCacheLine) std::atomic<int> cancelled;  // parallel region cancelled
   WorkShareRing ws;
