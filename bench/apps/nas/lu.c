@@ -4,11 +4,13 @@
  * k), a backward sweep in the reverse order, then a residual norm (a
  * reduction). The sweeps are pipelined over the k planes:
  *   flush mode (default): one parallel region for the whole run; each
- *     thread owns a block of j rows; at plane k it spins on its
- *     predecessor's counter with `#pragma omp flush` until that thread has
- *     finished plane k, sweeps its rows, flushes, and publishes its own
- *     counter (NPB LU's scheme; it collapses when threads outnumber cores,
- *     since a spinning thread holds the core its predecessor needs).
+ *     thread owns a block of j rows; at plane k it spins with
+ *     `#pragma omp flush` on a one-slot mailbox until its predecessor has
+ *     posted that it finished plane k, takes the post, sweeps its rows,
+ *     and posts to its successor once that one took the previous post
+ *     (NPB LU's scheme: neighbours in lock step; it collapses when threads
+ *     outnumber cores, since a spinning thread holds the core the thread
+ *     it waits for needs).
  *   doacross mode: a `for ordered(2)` loop over (k, j) per sweep,
  *     schedule(static, 1) over k, each row waiting with
  *     `ordered depend(sink: ...)` for the rows it reads.
@@ -29,7 +31,7 @@ void app_runtime_report(void);
 #define MAXT 256
 static int n, m;                  /* interior n, with the boundary m = n + 2 */
 static double *u, *f, h2, omega = 1.8;
-static int flag[MAXT][16];        /* one counter per thread, each on its own line */
+static int fwd[MAXT][16], bwd[MAXT][16]; /* hand-off slots, one cache line each */
 
 #define A(a, i, j, k) (a)[(((long)(k) * m) + (j)) * m + (i)]
 
@@ -68,43 +70,38 @@ static void serial_iteration(void) {
     for (int j = n; j >= 1; --j) row_bwd(j, k);
 }
 
-/* ITERS iterations, flag pipeline; snap gets u after the first. */
+/* Waits (flushing) until *f == want, then stores next into it: one slot of
+ * a two-way hand-off between neighbours. */
+static inline void take_slot(int *f, int want, int next) {
+  for (;;) {
+#pragma omp flush
+    if (*f == want) break;
+  }
+  *f = next;
+#pragma omp flush
+}
+
+/* ITERS iterations, flag pipeline; snap gets u after the first. Between
+ * neighbours a one-slot mailbox per direction (NPB LU's shape): thread t
+ * may start plane k when its predecessor has posted (slot 1) and takes the
+ * post (slot 0); it posts to its successor only once the successor took
+ * the previous post. Neither runs ahead of the other by more than one
+ * plane, so every hand-off needs both threads on a processor. */
 static void run_flush(int iters, double *snap) {
 #pragma omp parallel
   {
     int t = omp_get_thread_num(), nt = omp_get_num_threads();
     int j0 = 1 + (int)((long)n * t / nt), j1 = (int)((long)n * (t + 1) / nt);
-    flag[t][0] = 0;
-#pragma omp barrier
-    int stage = 0;
     for (int it = 0; it < iters; ++it) {
       for (int k = 1; k <= n; ++k) { /* forward: wait for thread t-1 to finish plane k */
-        ++stage;
-        if (t > 0) {
-          for (;;) {
-#pragma omp flush
-            if (flag[t - 1][0] >= stage) break;
-          }
-        }
-#pragma omp flush
+        if (t > 0) take_slot(&fwd[t - 1][0], 1, 0);
         for (int j = j0; j <= j1; ++j) row_fwd(j, k);
-#pragma omp flush
-        flag[t][0] = stage;
-#pragma omp flush
+        if (t < nt - 1) take_slot(&fwd[t][0], 0, 1);
       }
       for (int k = n; k >= 1; --k) { /* backward: wait for thread t+1 */
-        ++stage;
-        if (t < nt - 1) {
-          for (;;) {
-#pragma omp flush
-            if (flag[t + 1][0] >= stage) break;
-          }
-        }
-#pragma omp flush
+        if (t < nt - 1) take_slot(&bwd[t + 1][0], 1, 0);
         for (int j = j1; j >= j0; --j) row_bwd(j, k);
-#pragma omp flush
-        flag[t][0] = stage;
-#pragma omp flush
+        if (t > 0) take_slot(&bwd[t][0], 0, 1);
       }
 #pragma omp barrier
       if (it == 0) {

@@ -3,8 +3,10 @@
 ! and a backward Gauss-Seidel sweep pipelined over the k planes, then a
 ! residual norm (a reduction).
 !   flush mode: one parallel region; each thread owns a block of j rows and
-!     at plane k spins with `!$omp flush` on its predecessor's counter until
-!     that thread has finished plane k (NPB LU's scheme).
+!     at plane k spins with `!$omp flush` on a one-slot mailbox until its
+!     predecessor posted plane k, takes the post, sweeps, and posts to its
+!     successor once that one took the previous post (NPB LU's scheme:
+!     neighbours in lock step).
 !   doacross mode: `!$omp do ordered(2) schedule(static, 1)` over (k, j) per
 !     sweep, each row waiting with `ordered depend(sink: ...)`.
 ! Verified: the first iteration equals a serial SSOR iteration from the
@@ -16,7 +18,7 @@ module lu_data
   integer :: n
   real(8), allocatable :: u(:, :, :), f(:, :, :)
   real(8) :: h2, omega = 1.8d0
-  integer :: flag(16, 0:maxt - 1)
+  integer :: fwd(16, 0:maxt - 1) = 0, bwd(16, 0:maxt - 1) = 0
 contains
   subroutine row_fwd(j, k)
     integer, intent(in) :: j, k
@@ -57,49 +59,43 @@ contains
     resid_norm = sqrt(s / real(n, 8)**3)
   end function
 
+  ! Waits (flushing) until f == want, then stores next: one slot of a
+  ! two-way hand-off between neighbours.
+  subroutine take_slot(f, want, nxt)
+    integer, intent(inout) :: f
+    integer, intent(in) :: want, nxt
+    do
+      !$omp flush
+      if (f == want) exit
+    end do
+    f = nxt
+    !$omp flush
+  end subroutine
+
+  ! One-slot mailboxes between neighbours, per direction (NPB LU's shape):
+  ! neither thread runs more than one plane ahead of the other.
   subroutine run_flush(iters, snap)
     use omp_lib
     integer, intent(in) :: iters
     real(8), intent(out) :: snap(0:, 0:, 0:)
-    integer :: t, nt, j0, j1, stage, it, k, j
-    !$omp parallel private(t, nt, j0, j1, stage, it, k, j)
+    integer :: t, nt, j0, j1, it, k, j
+    !$omp parallel private(t, nt, j0, j1, it, k, j)
     t = omp_get_thread_num(); nt = omp_get_num_threads()
     j0 = 1 + int(int(n, 8) * t / nt); j1 = int(int(n, 8) * (t + 1) / nt)
-    flag(1, t) = 0
-    !$omp barrier
-    stage = 0
     do it = 1, iters
       do k = 1, n
-        stage = stage + 1
-        if (t > 0) then
-          do
-            !$omp flush
-            if (flag(1, t - 1) >= stage) exit
-          end do
-        end if
-        !$omp flush
+        if (t > 0) call take_slot(fwd(1, t - 1), 1, 0)
         do j = j0, j1
           call row_fwd(j, k)
         end do
-        !$omp flush
-        flag(1, t) = stage
-        !$omp flush
+        if (t < nt - 1) call take_slot(fwd(1, t), 0, 1)
       end do
       do k = n, 1, -1
-        stage = stage + 1
-        if (t < nt - 1) then
-          do
-            !$omp flush
-            if (flag(1, t + 1) >= stage) exit
-          end do
-        end if
-        !$omp flush
+        if (t < nt - 1) call take_slot(bwd(1, t + 1), 1, 0)
         do j = j1, j0, -1
           call row_bwd(j, k)
         end do
-        !$omp flush
-        flag(1, t) = stage
-        !$omp flush
+        if (t > 0) call take_slot(bwd(1, t), 0, 1)
       end do
       !$omp barrier
       if (it == 1) then
