@@ -138,7 +138,7 @@ static void on_shutdown(void) { log_ev(ompt_event_runtime_shutdown, 0, 0, 0); ++
 static int g_inits;
 static unsigned g_version;
 static char g_runtime[64];
-static int g_unknown_found, g_answers[64];
+static int g_unknown_found, g_answers[64], g_placeholders_ok;
 
 static void at_exit_check(void);
 
@@ -160,6 +160,19 @@ int ompt_initialize(ompt_function_lookup_t lookup, const char* runtime_version,
   FIND(enumerate_state, ompt_enumerate_state);
   FIND(get_idle_frame, ompt_get_idle_frame);
   g_unknown_found = lookup("ompt_no_such_function") != NULL;
+  /* TR2's placeholder functions: five distinct addresses. */
+  {
+    static const char* const names[] = {"ompt_idle", "ompt_overhead", "ompt_barrier_wait",
+                                        "ompt_task_wait", "ompt_mutex_wait"};
+    void* seen[5];
+    g_placeholders_ok = 1;
+    for (int i = 0; i < 5; ++i) {
+      seen[i] = (void*)lookup(names[i]);
+      if (!seen[i]) g_placeholders_ok = 0;
+      for (int j = 0; j < i; ++j)
+        if (seen[j] == seen[i]) g_placeholders_ok = 0;
+    }
+  }
   if (!get_thread_id || !get_parallel_id || !get_team_size || !get_task_id || !get_task_frame ||
       !get_state || !set_callback || !get_callback || !enumerate_state || !get_idle_frame) {
     fprintf(stderr, "FAIL: lookup is missing an inquiry function\n");
@@ -292,6 +305,7 @@ int main(void) {
   CHECK_EQ_LONG(g_version, 1);
   CHECK(strncmp(g_runtime, "kite ", 5) == 0);
   CHECK(!g_unknown_found);
+  CHECK(g_placeholders_ok);
 
   // Answers: always for what every compiler makes a call for; per compiler
   // for what gcc inlines; never for workshare; errors for non-events.
