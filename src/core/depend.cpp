@@ -252,7 +252,22 @@ void depend_release(Thread* me, Task* t) {
     DepEdge* next = e->next;
     Task* s = e->succ;
     task_pool_free(me, e);
-    if (s->rt.npred.fetch_sub(1, std::memory_order_acq_rel) == 1) task_make_ready(me, s);
+    // An undeferred successor's creator waits for npred to reach 0 (acquire)
+    // and then runs, completes and frees it, and may reuse its block at once:
+    // once our decrement can be the last one, `s` must not be touched. What
+    // making it ready needs is read before the decrement (release), so those
+    // reads happen before anything its creator does after the wait. The
+    // flags and team were set before depend_register, under the lock we
+    // found the edge with. The team outlives the notification: `t` is
+    // still pending in it (deferred) or runs on its creator inside it.
+    const bool undeferred = (s->rt.flags & kTaskUndeferred) != 0;
+    Team* team = s->team;
+    if (s->rt.npred.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      if (undeferred)
+        task_notify(team);  // its creator waits for it inline
+      else
+        task_make_ready(me, s);  // nobody else holds a deferred one: it is ours
+    }
     e = next;
   }
 }

@@ -429,13 +429,11 @@ inline bool team_is_cancelled(Team* team) {
 
 }  // namespace
 
-// A task whose predecessors all completed.
+// A deferred task whose predecessors all completed. (An undeferred one is
+// its creator's to run: depend_release wakes the creator instead, without
+// touching the task.)
 void task_make_ready(Thread* me, Task* t) {
   Team* team = t->team;
-  if (t->rt.flags & kTaskUndeferred) {
-    task_notify(team);  // its creator waits for it inline
-    return;
-  }
   TeamTasks* tt = team_tasks(team);
   if (t->rt.priority > 0 || me->team != team) {
     prio_push(tt, t);

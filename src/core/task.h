@@ -136,7 +136,7 @@ void task_implicit_end(Task* implicit);
 void* task_pool_alloc(Thread* me, size_t bytes);
 void task_pool_free(Thread* me, void* p);
 void task_pool_flush(Thread* me);  // returns blocks held for other threads
-// Queues a task whose predecessors are complete.
+// Queues a deferred task whose predecessors are complete.
 void task_make_ready(Thread* me, Task* t);
 // Should a new task run inline now (if(0), final parent, no team, or the
 // caller's deque is long enough that more queueing buys nothing)?
