@@ -14,7 +14,9 @@ struct Barrier {
   int nthreads = 1;
 
   void reset(int n) {
-    nthreads = n;
+    // Unchanged size: not written, because a thread of the last region may
+    // still be leaving this barrier and read it (team.cpp, prepare_team).
+    if (nthreads != n) nthreads = n;
     arrived.store(0, std::memory_order_relaxed);
   }
   // The epoch a thread is about to wait for; read before arriving.

@@ -397,7 +397,11 @@ Team* prepare_team(Thread* me, int n, int bind) {
   team->threads[0] = me;
   team->owner = me;
   team->in_use = true;
-  team->nthreads = n;
+  // Fields a worker still leaving the last region's end barrier may read
+  // (see above: same threads again, no finish_join) are written only when
+  // they change, which they cannot then: an unchanged field is not written
+  // at all, so that worker's read races with nothing.
+  if (team->nthreads != n) team->nthreads = n;
   team->parent = me->team;
   team->parent_task = me->task;
   team->parent_tid = me->tid;
@@ -414,7 +418,7 @@ Team* prepare_team(Thread* me, int n, int bind) {
     icv_for_implicit_task(t.icv, picv);
     t.parent = me->task;
     t.team = team;
-    t.kind = kTaskImplicit;
+    if (t.kind != kTaskImplicit) t.kind = kTaskImplicit;
     t.final = false;
   }
   team->bound = false;
