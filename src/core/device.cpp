@@ -120,8 +120,6 @@ void device_fatal(const char* fmt, ...) {
   exit(EXIT_FAILURE);
 }
 
-// --- arena --------------------------------------------------------------------
-
 // --- table --------------------------------------------------------------------
 
 // Index of the first entry whose hs > p.
@@ -292,9 +290,9 @@ void grow(T** arr, size_t n, size_t* cap, T* inline_buf) {
   *cap = c;
 }
 
-void hold(MapScope* s, Entry* e, void* host, size_t size, uint8_t copy_from) {
+void hold(MapScope* s, Entry* e, void* host, size_t size, uint8_t copy_from, uint8_t flags) {
   grow(&s->held, s->nheld, &s->cap_held, s->held_inline);
-  s->held[s->nheld++] = MapScope::Held{e, host, size, copy_from};
+  s->held[s->nheld++] = MapScope::Held{e, host, size, copy_from, flags};
 }
 
 Entry* new_entry(Step& s, uintptr_t p, size_t size, size_t align) {
@@ -353,7 +351,7 @@ void* map_data(Step& s, const MapItem& it) {
     to_device(s.ctx.device, translate(e, lo), lo, part, s.ctx.codeptr_ra);
   if (s.scope) {
     uint8_t from = op_copies_from(it.op) ? ((it.flags & kMapFlagAlways) ? 2 : 1) : 0;
-    hold(s.scope, e, reinterpret_cast<void*>(lo), part, from);
+    hold(s.scope, e, reinterpret_cast<void*>(lo), part, from, it.flags);
   }
   return translate(e, p);
 }

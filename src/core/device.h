@@ -97,6 +97,7 @@ struct MapScope {
     void* host;
     size_t size;
     uint8_t copy_from;  // 1: from at the end, 2: always from
+    uint8_t flags;      // the map item's kMapFlag* (for tools)
   };
   struct Attached {
     void** dev_loc;  // the pointer's device copy

@@ -1,4 +1,6 @@
-// Device constructs on a runtime whose only device is the host.
+// Device constructs: on the host (host fallback, the only device unless
+// KITE_DEVICES asks for emulated ones) and on emulated devices, whose
+// mapping lives in device.cpp.
 //
 // A target region runs as a fresh initial task, as OpenMP describes the
 // host device executing it: no enclosing team, its own contention group,
@@ -256,6 +258,29 @@ void report_map(Thread* me, int device, const MapItem* items, size_t n, void* co
   ompt::target_map_slow(me, cnt, host, dev, bytes, flags, ra);
 }
 
+// target_map for the end of a structured mapping (a target region, a target
+// data region), before its copies back and frees: OpenMP 5.2 §5.8.3, "The
+// target-map event occurs when a thread maps data to or from a target
+// device". Each item the scope holds is mapped from the device (from,
+// tofrom) or released (to, alloc), with its implicit mark.
+void report_map_exit(Thread* me, const MapScope& scope) {
+  size_t n = scope.nheld;
+  if (!n) return;
+  auto** host = static_cast<void**>(__builtin_alloca(n * sizeof(void*)));
+  auto** dev = static_cast<void**>(__builtin_alloca(n * sizeof(void*)));
+  auto* bytes = static_cast<size_t*>(__builtin_alloca(n * sizeof(size_t)));
+  auto* flags = static_cast<unsigned*>(__builtin_alloca(n * sizeof(unsigned)));
+  for (size_t i = 0; i < n; ++i) {
+    const MapScope::Held& h = scope.held[i];
+    host[i] = h.host;
+    dev[i] = device_translate(scope.ctx.device, h.host, h.size);
+    bytes[i] = h.size;
+    flags[i] = h.copy_from ? ompt_target_map_flag_from : ompt_target_map_flag_release;
+    if (h.flags & kMapFlagImplicit) flags[i] |= ompt_target_map_flag_implicit;
+  }
+  ompt::target_map_slow(me, unsigned(n), host, dev, bytes, flags, scope.ctx.codeptr_ra);
+}
+
 void run_data_construct(DataConstruct kind, int device, const MapItem* items, size_t n,
                         const void* ra) {
   MapContext ctx{device, ra};
@@ -401,6 +426,7 @@ void target_data_end(const void* codeptr_ra) {
   if (KITE_UNLIKELY(tool))
     ompt::target_begin_slow(me, &rec, ompt_target_exit_data, scope->ctx.device, nullptr, codeptr_ra);
   scope->ctx.codeptr_ra = codeptr_ra;
+  if (KITE_UNLIKELY(tool)) report_map_exit(me, *scope);
   device_map_exit(scope);
   if (KITE_UNLIKELY(tool)) ompt::target_end_slow(me, &rec);
   xfree(scope);
@@ -430,6 +456,7 @@ void run_on_device(Thread* me, int device, void (*fn)(void*), void** vec, const 
   device_map_enter(&scope, ctx, items, n, dev);
   report_map(me, device, items, n, dev, ra);
   run_target_region(me, fn, dev, thread_limit, &rec, num_teams, device);
+  report_map_exit(me, scope);
   device_map_exit(&scope);
   ompt::target_end_slow(me, &rec);
 }

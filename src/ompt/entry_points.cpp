@@ -115,9 +115,10 @@ ompt_set_result_t availability(int e) {
     case ompt_callback_target_data_op:
     case ompt_callback_target_data_op_emi:
       return ompt_set_always;
-    // Never: a map clause maps onto the host, where the original list item
-    // is its own corresponding item, so no mapping happens; and Kite
-    // initializes, loads and unloads no device other than the host.
+    // Without emulated devices, never: a map clause maps onto the host,
+    // where the original list item is its own corresponding item, so no
+    // mapping happens, and no device other than the host is initialized,
+    // loaded or unloaded (the cases above). Other callbacks: never.
     default:
       return ompt_set_never;
   }

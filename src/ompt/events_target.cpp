@@ -133,6 +133,8 @@ void device_unload_slow(int device, uint64_t module_id) {
 void target_map_slow(Thread* me, unsigned n, void** host, void** dev, size_t* bytes,
                      unsigned* flags, const void* codeptr_ra) {
   TargetRecord* rec = current_target(me);
+  // device tracing: a map after the region (its end's) closes the kernel
+  if (rec) trace_kernel_end(rec, &rec->kernel);
   if (auto emi = callback<ompt_callback_target_map_emi_t>(ompt_callback_target_map_emi))
     emi(rec ? &rec->target_data : nullptr, n, host, dev, bytes, flags, codeptr_ra);
   else if (auto cb = callback<ompt_callback_target_map_t>(ompt_callback_target_map))

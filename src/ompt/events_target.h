@@ -1,8 +1,8 @@
 // Emitters for device constructs and device memory routines (OpenMP 5.2
 // §13.6-13.10, §18.8; callbacks §19.5.2.25-28).
 //
-// Kite's only device is the host, so what a tool sees is what host
-// fallback really does:
+// Without emulated devices Kite's only device is the host, so what a tool
+// sees is what host fallback really does:
 //   target          target begin, target_submit begin/end around the
 //                   creation of the region's initial task, the region
 //                   (implicit_task of that initial task), target end
@@ -23,8 +23,11 @@
 // (the target task's thread for nowait):
 //   target begin                       (device_num d)
 //   target_data_op alloc / transfer_to_device   one per allocation / copy
-//   target_map                          the construct's list items, once
+//   target_map                          the construct's list items
 //   target_submit begin/end, the region (target only)
+//   target_map                          at the end of a target or target
+//                                       data region: its items mapped from
+//                                       the device (from) or released
 //   target_data_op transfer_from_device / delete at the end
 //   target end
 // Data ops carry host = N as the host side's device number (src of a

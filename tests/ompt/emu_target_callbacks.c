@@ -309,6 +309,15 @@ void nowait_region(void) {
   }
 }
 
+void data_region(void) __attribute__((noinline));
+void data_region(void) {
+#pragma omp target data map(tofrom : c) device(1)
+  {
+#pragma omp target device(1)
+    c[2] = 22;
+  }
+}
+
 static int returns_into(const void* ra, void* fn) {
   Dl_info info;
   return ra && dladdr(ra, &info) && info.dli_saddr == fn;
@@ -475,6 +484,28 @@ int main(void) {
                                         : ompt_target_map_flag_to);
       }
     }
+    /* The region's end maps its items back: a second target_map after the
+     * region's submission and before the copy back, a mapped from the
+     * device (tofrom), b released (to), the same device addresses. */
+    int sb1 = next(tb, E_SUBMIT);
+    int m2 = m > tb ? next(m + 1, E_MAP) : -1;
+    CHECK(m2 > sb1 && m2 < te);
+    if (from_a) CHECK(m2 >= 0 && &evs[m2] < from_a);
+    int maps = 0;
+    for (int i = tb; i < te; ++i) maps += evs[i].type == E_MAP;
+    CHECK_EQ_LONG(maps, 2);
+    if (m2 > tb && m2 < te) {
+      ev* e = &evs[m2];
+      CHECK_EQ_LONG(e->nitems, 2);
+      for (unsigned i = 0; i < e->nitems && i < 2; ++i) {
+        int is_a = e->hosts[i] == (void*)a;
+        CHECK(is_a || e->hosts[i] == (void*)&b);
+        CHECK(e->devs[i] == (is_a ? da : db));
+        CHECK_EQ_LONG(e->sizes[i], is_a ? sizeof a : sizeof b);
+        CHECK_EQ_LONG(e->flags[i],
+                      is_a ? ompt_target_map_flag_from : ompt_target_map_flag_release);
+      }
+    }
   }
   /* device_load: the executable that holds region_a's body, before the
    * kernel is submitted; one submit. */
@@ -567,11 +598,63 @@ int main(void) {
   }
   CHECK(!omp_target_is_present(c, 1));
 
-  /* 5. Device memory routines outside constructs: no target data. */
+  /* 5. A structured target data region: its mapping is reported under an
+   * enter_data pair at the construct, its unmapping under an exit_data
+   * pair at its end, each with a target_map (to, then from). */
+  from = nev;
+  data_region();
+  int db0 = check_construct(from, ompt_target_enter_data, 1, (void*)data_region);
+  ev* dalloc = find_op(from, db0, ompt_target_data_alloc, c, NULL);
+  CHECK(dalloc != NULL);
+  CHECK(find_op(from, db0, ompt_target_data_transfer_to_device, c, NULL) != NULL);
+  int dm1 = next(from, E_MAP);
+  CHECK(dm1 > from && dm1 < db0);
+  if (dm1 > from && dm1 < db0) {
+    CHECK_EQ_LONG(evs[dm1].nitems, 1);
+    CHECK(evs[dm1].hosts[0] == (void*)c);
+    CHECK(dalloc && evs[dm1].devs[0] == dalloc->dst);
+    CHECK_EQ_LONG(evs[dm1].flags[0], ompt_target_map_flag_to | ompt_target_map_flag_from);
+  }
+  /* the target region inside (device 1, c present: no data op for c) */
+  int dr = check_construct(db0 + 1, ompt_target, 1, (void*)data_region);
+  CHECK(!find_op(db0 + 1, dr, ompt_target_data_alloc, c, NULL));
+  CHECK(!find_op(db0 + 1, dr, ompt_target_data_transfer_from_device, NULL, c));
+  int db1 = check_construct(dr + 1, ompt_target_exit_data, 1, (void*)data_region);
+  int dm2 = next(dr + 1, E_MAP);
+  CHECK(dm2 > dr && dm2 < db1);
+  ev* dfrom = find_op(dr + 1, db1, ompt_target_data_transfer_from_device, NULL, c);
+  CHECK(dfrom != NULL && find_op(dr + 1, db1, ompt_target_data_delete, NULL, NULL) != NULL);
+  if (dm2 > dr && dm2 < db1) {
+    CHECK(dfrom && &evs[dm2] < dfrom);
+    CHECK(evs[dm2].hosts[0] == (void*)c);
+    CHECK(dalloc && evs[dm2].devs[0] == dalloc->dst);
+    CHECK_EQ_LONG(evs[dm2].flags[0], ompt_target_map_flag_from);
+  }
+  CHECK_EQ_LONG(c[2], 22);
+  CHECK(!omp_target_is_present(c, 1));
+
+  /* 6. Device memory routines outside constructs: no target data. */
   from = nev;
   void* p = omp_target_alloc(64, 1);
   CHECK_EQ_LONG(omp_target_memcpy(p, a, 64, 0, 0, 1, host), 0);
   omp_target_free(p, 1);
+  /* associate / disassociate: host (N) -> device, the block's address */
+  void* q = omp_target_alloc(sizeof b, 1);
+  CHECK_EQ_LONG(omp_target_associate_ptr(&b, q, sizeof b, 0, 1), 0);
+  CHECK_EQ_LONG(omp_target_disassociate_ptr(&b, 1), 0);
+  omp_target_free(q, 1);
+  ev* as = find_op(from, nev, ompt_target_data_associate, &b, q);
+  ev* ds = find_op(from, nev, ompt_target_data_disassociate, &b, q);
+  CHECK(as && ds && as < ds);
+  if (as) {
+    CHECK_EQ_LONG(as->src_dev, host);
+    CHECK_EQ_LONG(as->dst_dev, 1);
+    CHECK_EQ_LONG(as->bytes, sizeof b);
+  }
+  if (ds) {
+    CHECK_EQ_LONG(ds->src_dev, host);
+    CHECK_EQ_LONG(ds->dst_dev, 1);
+  }
   int ops = 0;
   for (int i = from; i < nev; ++i) {
     ev* e = &evs[i];
@@ -585,9 +668,9 @@ int main(void) {
     CHECK_EQ_LONG(e->info_ret, 0);
   }
 #ifndef EMU_NOEMI
-  CHECK_EQ_LONG(ops, 6);
+  CHECK_EQ_LONG(ops, 14); /* alloc, copy, free, alloc, associate, disassociate, free */
 #else
-  CHECK_EQ_LONG(ops, 3);
+  CHECK_EQ_LONG(ops, 7);
 #endif
 
   /* Every host_op_id names one operation. */
@@ -597,7 +680,7 @@ int main(void) {
           evs[i].endpoint == evs[k].endpoint)
         CHECK(evs[i].op_id == 0);
 
-  /* 6. Finalization: unload every module, then finalize each device. */
+  /* 7. Finalization: unload every module, then finalize each device. */
   from = nev;
   finalize_tool();
   int fini[2] = {-1, -1};
@@ -618,6 +701,6 @@ int main(void) {
         found = 1;
     CHECK(found);
   }
-  CHECK_EQ_LONG(loads, 1);
+  CHECK_EQ_LONG(loads, 2); /* the executable, on device 0 and on device 1 */
   KITE_TEST_END();
 }

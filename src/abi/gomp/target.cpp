@@ -63,7 +63,7 @@ MapItem decode_item(void* host, size_t size, unsigned kind) {
     case 0x11: it.op = kMapTo; it.flags |= kMapFlagAlways; break;      // always, to
     case 0x12: it.op = kMapFrom; it.flags |= kMapFlagAlways; break;
     case 0x13: it.op = kMapToFrom; it.flags |= kMapFlagAlways; break;
-    case 0x04: it.op = kMapPointer; break;           // pointer (size: bias)
+    case 0x04: case 0x1e: it.op = kMapPointer; break;  // pointer, to a zero-length section
     case 0x06: it.op = kMapPresent; break;           // force_present: "present"
     case 0x07: case 0x1f: it.op = kMapDelete; break; // delete (zero-length too)
     case 0x17: it.op = kMapRelease; break;
@@ -75,7 +75,7 @@ MapItem decode_item(void* host, size_t size, unsigned kind) {
     case 0x0f: it.op = kMapZeroLen; break;
     case 0x1c: it.op = kMapStruct; break;
     case 0x1d: it.op = kMapAttach; break;            // always_pointer
-    case 0x50: it.op = kMapAttach; break;
+    case 0x50: case 0x52: it.op = kMapAttach; break;  // attach, to a zero-length section
     case 0x51: case 0xd1: it.op = kMapDetach; break;
     default: {
       static std::atomic<bool> warned{false};
