@@ -78,6 +78,23 @@ typedef enum {
   OMP_EVENT_THR_END_ORDERED = 20,
   OMP_EVENT_THR_BEGIN_ATWT = 21,
   OMP_EVENT_THR_END_ATWT = 22,
+  /* Task events, added by OpenUH after the white paper (docs/legacy-tools.md
+   * says what each marks in Kite). */
+  OMP_EVENT_THR_BEGIN_CREATE_TASK = 23,
+  OMP_EVENT_THR_END_CREATE_TASK_IMM = 24, /* the new task runs at once */
+  OMP_EVENT_THR_END_CREATE_TASK_DEL = 25, /* the new task was deferred */
+  OMP_EVENT_THR_BEGIN_SCHD_TASK = 26,
+  OMP_EVENT_THR_END_SCHD_TASK = 27,
+  OMP_EVENT_THR_BEGIN_SUSPEND_TASK = 28,
+  OMP_EVENT_THR_END_SUSPEND_TASK = 29,
+  OMP_EVENT_THR_BEGIN_STEAL_TASK = 30,
+  OMP_EVENT_THR_END_STEAL_TASK = 31,
+  OMP_EVENT_THR_FETCHED_TASK = 32,
+  OMP_EVENT_THR_BEGIN_EXEC_TASK = 33,
+  OMP_EVENT_THR_BEGIN_FINISH_TASK = 34,
+  OMP_EVENT_THR_END_FINISH_TASK = 35,
+  /* OpenUH's runtime header keeps the white paper's value; a copy shipped
+   * with TAU has 256 here. Kite answers UNKNOWN for both. */
   OMP_EVENT_THR_RESERVED_IMPL = 4096,
   OMP_EVENT_LAST
 } OMP_COLLECTORAPI_EVENT;
@@ -94,14 +111,24 @@ typedef enum {
   THR_CTWT_STATE = 9,
   THR_ODWT_STATE = 10,
   THR_ATWT_STATE = 11,
+  /* OpenUH's task states: the thread is creating a task, looking for one
+   * to run, suspending its current task for another, taking one from
+   * another thread's queue, or ending one. */
+  THR_TASK_CREATE_STATE = 12,
+  THR_TASK_SCHEDULE_STATE = 13,
+  THR_TASK_SUSPEND_STATE = 14,
+  THR_TASK_STEAL_STATE = 15,
+  THR_TASK_FINISH_STATE = 16,
   THR_LAST_STATE
 } OMP_COLLECTOR_API_THR_STATE;
 
 typedef void (*omp_collector_callback_t)(OMP_COLLECTORAPI_EVENT event);
 
-/* Returns 0 when every entry was read (each has its own error code), -1
- * for a NULL message or a malformed entry (the entries before it were
- * processed; nothing from it on is touched). */
+/* Returns 0 when every entry was processed (each has its own error code),
+ * -1 for a NULL message or one with a malformed entry (a size below 16 or
+ * not a multiple of 4). Every size is checked before any entry is
+ * processed, so a malformed message is left untouched, byte for byte:
+ * not even the entries before the bad one are answered. */
 int __omp_collector_api(void *msg);
 
 #ifdef __cplusplus

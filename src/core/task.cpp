@@ -15,6 +15,7 @@
 
 #include "depend.h"
 #include "ompt/events_task.h"
+#include "ompt/ora.h"
 #include "task_queue.h"
 #include "team.h"
 
@@ -191,24 +192,34 @@ inline Task* constraint_of(Thread* me) {
   return (cur && cur->kind == kTaskExplicit) ? cur : nullptr;
 }
 
+// kTraced (a tool or ORA session): ORA's schedule interval opens with the
+// first look while the team has tasks, its steal interval when the thread
+// turns to other threads' queues, and both close when a task is fetched.
+template <bool kTraced>
 Task* find_task(Thread* me, Team* team, Task* ancestor) {
   if (team->task_pending.load(std::memory_order_relaxed) == 0) return nullptr;
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
   if (!tt) return nullptr;
+  if (kTraced) ora::search_begin(me);
+  auto got = [me](Task* t) {
+    if (kTraced) ora::fetched(me);
+    return t;
+  };
   if (tt->prio_count.load(std::memory_order_relaxed) > 0) {
-    if (Task* t = prio_pop(tt, ancestor)) return t;
+    if (Task* t = prio_pop(tt, ancestor)) return got(t);
   }
   auto allowed = [ancestor](Task* c) { return !ancestor || task_is_descendant(c, ancestor); };
   int n = team->nthreads;
   int me_tid = me->team == team ? me->tid : 0;
   if (me->team == team) {
-    if (Task* t = tt->deques[me_tid].pop(allowed)) return t;
+    if (Task* t = tt->deques[me_tid].pop(allowed)) return got(t);
   }
+  if (kTraced) ora::steal_begin(me);
   for (int i = 1; i <= n; ++i) {
     int v = me_tid + i;
     if (v >= n) v -= n;
     if (v == me_tid && me->team == team) continue;
-    if (Task* t = tt->deques[v].steal(allowed)) return t;
+    if (Task* t = tt->deques[v].steal(allowed)) return got(t);
   }
   return nullptr;
 }
@@ -227,23 +238,29 @@ void execute(Thread* me, Task* t);
 
 }  // namespace
 
-// Runs ready tasks of the caller's team (within the tied-task constraint)
-// until done(ctx) holds; sleeps on the team's task_events word when there is
-// nothing to run.
-void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
-  if (!team) {
-    // No team: every task ran inline; only a detach event (fulfilled by
-    // another thread) can still be outstanding.
-    while (!done(ctx)) sched_yield_portable();
-    return;
-  }
+namespace {
+
+// A task found at a scheduling point: the waiting task is suspended (ORA)
+// while it runs.
+template <bool kTraced>
+inline void run_found(Thread* me, Task* t) {
+  if (kTraced) ora::suspend_begin(me);
+  execute(me, t);
+  if (kTraced) ora::suspend_end(me);
+}
+
+template <bool kTraced>
+void wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
   Task* ancestor = constraint_of(me);
   const uint64_t spin_limit = g_spin.spin_iterations;
   uint64_t idle = 0;
   for (;;) {
-    if (done(ctx)) return;
-    if (Task* t = find_task(me, team, ancestor)) {
-      execute(me, t);
+    if (done(ctx)) {
+      if (kTraced) ora::search_end(me);
+      return;
+    }
+    if (Task* t = find_task<kTraced>(me, team, ancestor)) {
+      run_found<kTraced>(me, t);
       idle = 0;
       continue;
     }
@@ -251,6 +268,8 @@ void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
       spin_step(idle++);
       continue;
     }
+    // The thread stops looking while it sleeps or yields.
+    if (kTraced) ora::search_end(me);
     task_pool_flush(me);
     Futex& f = team->task_events;
     // Read the word before registering: a waker that takes our registration
@@ -269,14 +288,40 @@ void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
   }
 }
 
-bool task_run_one(Thread* me, bool any_task) {
+template <bool kTraced>
+bool run_one(Thread* me, bool any_task) {
   Team* team = me->team;
   if (!team) return false;
-  Task* t = find_task(me, team, any_task ? nullptr : constraint_of(me));
-  if (!t) return false;
-  execute(me, t);
+  Task* t = find_task<kTraced>(me, team, any_task ? nullptr : constraint_of(me));
+  if (!t) {
+    if (kTraced) ora::search_end(me);
+    return false;
+  }
+  run_found<kTraced>(me, t);
   return true;
 }
+
+}  // namespace
+
+// Runs ready tasks of the caller's team (within the tied-task constraint)
+// until done(ctx) holds; sleeps on the team's task_events word when there is
+// nothing to run.
+void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
+  if (!team) {
+    // No team: every task ran inline; only a detach event (fulfilled by
+    // another thread) can still be outstanding.
+    while (!done(ctx)) sched_yield_portable();
+    return;
+  }
+  // Once per wait, on a thread that has nothing to do but wait: ORA's
+  // schedule, steal and suspend intervals need the traced loop.
+  if (KITE_UNLIKELY(ompt::active()))
+    wait_until<true>(me, team, done, ctx);
+  else
+    wait_until<false>(me, team, done, ctx);
+}
+
+bool task_run_one(Thread* me, bool any_task) { return run_one<false>(me, any_task); }
 
 void task_wait_all_team_tasks(Thread* me, Team* team) {
   task_wait_until(
@@ -691,6 +736,7 @@ void run_included(Thread* me, const TaskSpec& spec) {
     me->task = parent;
     ompt::task_create_slow(me, &t, ompt::explicit_task_flags(&t, true), nullptr,
                            spec.codeptr_ra, spec.enter_frame);
+    ora::create_end(me, false);
     ompt::run_task_body(me, &t);
     ompt::task_body_end(me, &t, parent, false);
     ompt::clear_enter_frame(parent);
@@ -723,6 +769,7 @@ void run_on_stack(Thread* me, const TaskSpec& spec) {
     me->task = parent;
     ompt::task_create_slow(me, &t, ompt::explicit_task_flags(&t, true), spec.depend,
                            spec.codeptr_ra, spec.enter_frame);
+    ora::create_end(me, false);
     ompt::run_task_body(me, &t);
     ompt::task_body_end(me, &t, parent, false);
     // Complete now, as reported: tasks run while its children finish (a
@@ -767,10 +814,13 @@ void spawn_traced(Thread* me, const TaskSpec& spec) {
   Task* t = task_prepare(me, spec, &arg);
   ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, now), spec.depend, spec.codeptr_ra,
                          spec.enter_frame);
-  if (now)
+  if (now) {
+    ora::create_end(me, false);
     task_run_now(me, t);
-  else
+  } else {
     task_submit(me, t);
+    ora::create_end(me, true);
+  }
   ompt::clear_enter_frame(parent);
 }
 
@@ -849,7 +899,7 @@ void taskwait_depend(Thread* me, void** depend, const void* codeptr_ra, void* en
 void taskyield(Thread* me) {
   if (KITE_UNLIKELY(ompt::active())) {
     ompt::on_taskyield(me, true);
-    task_run_one(me, false);
+    run_one<true>(me, false);
     ompt::on_taskyield(me, false);
     return;
   }

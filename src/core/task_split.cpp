@@ -4,6 +4,7 @@
 #include "depend.h"
 #include "ompt/events_task.h"
 #include "ompt/events_ws.h"
+#include "ompt/ora.h"
 
 namespace kite {
 
@@ -106,10 +107,13 @@ void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int 
       ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, now), depend, trace.codeptr_ra,
                              trace.enter_frame);
     }
-    if (now)
+    if (now) {
+      ora::create_end(me, false);
       task_run_now(me, t);
-    else
+    } else {
       task_submit(me, t);
+      ora::create_end(me, true);
+    }
     if (!trace.taskloop_chunk) ompt::clear_enter_frame(creator);
     return;
   }
@@ -128,9 +132,11 @@ void task_discard(Thread* me, Task* t) {
 void task_undeferred_begin(Thread* me, Task* t, const void* codeptr_ra, void* enter_frame) {
   if (KITE_UNLIKELY(ompt::active())) {
     // Reported at its dependence wait already (task_undeferred_wait_depend).
-    if (!(t->rt.flags & kTaskDepsWaited))
+    if (!(t->rt.flags & kTaskDepsWaited)) {
       ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, true), nullptr, codeptr_ra,
                              enter_frame);
+      ora::create_end(me, false);
+    }
     ompt::inline_body_begin_slow(me, t, enter_frame);
   }
   me->task = t;
@@ -171,9 +177,11 @@ void task_undeferred_wait_depend(Thread* me, Task* t, const DependItem* deps, in
   // leave it to this thread, not queue it.
   t->rt.flags |= kTaskDepsWaited | kTaskUndeferred;
   const bool tool = ompt::active();
-  if (tool)
+  if (tool) {
     ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, true), depend, codeptr_ra,
                            enter_frame);
+    ora::create_end(me, false);  // before its wait: the program's body runs it
+  }
   if (t->team)
     task_wait_own_dependences(me, t);
   else

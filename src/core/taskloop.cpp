@@ -3,6 +3,7 @@
 // block (gcc's convention), inside a taskgroup unless nogroup.
 #include "taskloop_parts.h"
 #include "ompt/events_ws.h"
+#include "ompt/ora.h"
 #include "team.h"
 
 namespace kite {
@@ -74,11 +75,20 @@ void taskloop(Thread* me, const TaskloopSpec& spec) {
     bounds[0] = at;
     at += count * step;
     bounds[1] = at;
-    if (tool) ompt::taskloop_task_slow(me, t, now, bounds[0], count, spec.task.codeptr_ra);
-    if (now)
+    if (tool) {
+      ompt::taskloop_task_slow(me, t, now, bounds[0], count, spec.task.codeptr_ra);
+      if (now) {
+        ora::create_end(me, false);
+        task_run_now(me, t);
+      } else {
+        task_submit(me, t);
+        ora::create_end(me, true);
+      }
+    } else if (now) {
       task_run_now(me, t);
-    else
+    } else {
       task_submit(me, t);
+    }
   }
 
   if (!spec.nogroup) taskgroup_end(me, spec.task.codeptr_ra, spec.task.enter_frame);

@@ -11,6 +11,7 @@
 #include "core/depend.h"
 #include "core/wait.h"
 #include "ompd/runtime/debug.h"
+#include "ompt/ora.h"
 #include "ompt/tr2.h"
 
 namespace kite {
@@ -136,6 +137,8 @@ void task_create_slow(Thread* me, Task* t, int flags, void** depend, const void*
   Task* enc = me->task;
   t->ompt.flags = flags;
   t->ompt.fulfill_order = kNoneYet;
+  // A taskwait's dependence task is no task the program created.
+  if (!(flags & ompt_task_taskwait)) ora::create_begin(me);
   if (enter_frame) set_enter_frame(enc, enter_frame);
   auto cb = callback<ompt_callback_task_create_t>(ompt_callback_task_create);
   if (cb)
@@ -171,9 +174,11 @@ void run_task_body(Thread* me, Task* t) {
   me->task = t;
   t->ompt.scheduling_task = prior;
   t->ompt.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
+  const uint8_t ora_resume = ora::exec_begin(me);
   ompd::bp_task_begin();
   kite_ompt_call_outlined(t->rt.fn, t->rt.arg, &t->ompt.frame);
   ompd::bp_task_end();
+  ora::finish_begin(me, ora_resume);
   t->ompt.frame.exit_frame.ptr = nullptr;
   t->ompt.frame.exit_frame_flags = 0;
   me->task = prior;
@@ -183,6 +188,7 @@ void run_task_body(Thread* me, Task* t) {
 
 void task_body_end(Thread* me, Task* t, Task* prior, bool event_pending) {
   report_body_end(t, event_pending, prior);
+  if (!is_taskwait_task(t)) ora::finish_end(me);
 }
 
 void inline_body_begin_slow(Thread* me, Task* t, void* exit_frame) {
@@ -191,15 +197,18 @@ void inline_body_begin_slow(Thread* me, Task* t, void* exit_frame) {
   schedule(me->task, ompt_task_switch, t);
   t->ompt.frame.exit_frame.ptr = exit_frame;
   t->ompt.frame.exit_frame_flags = exit_frame ? ompt_frame_runtime | ompt_frame_cfa : 0;
+  ora::exec_begin(me);
   ompd::bp_task_begin();
 }
 
 void inline_body_end_slow(Thread* me, Task* t, Task* prior, bool event_pending) {
-  (void)me;
   ompd::bp_task_end();
+  // The creator's task was working before the body, as after it.
+  ora::finish_begin(me, 0);
   t->ompt.frame.exit_frame.ptr = nullptr;
   t->ompt.frame.exit_frame_flags = 0;
   report_body_end(t, event_pending, prior);
+  ora::finish_end(me);
 }
 
 void task_discarded_slow(Thread* me, Task* t, int which) {

@@ -8,7 +8,9 @@
 // collector may send them from a signal handler.
 //
 // States come from the OMPT state the slow halves of the emitters keep
-// (one place per transition, callbacks.h), mapped onto ORA's eleven.
+// (one place per transition, callbacks.h), mapped onto the white paper's
+// eleven, except inside OpenUH's task intervals, whose own state the task
+// engine's traced paths keep beside it (ora_task_state).
 #include "ompt/ora.h"
 
 #include <pthread.h>
@@ -21,6 +23,7 @@ namespace kite {
 namespace ora {
 
 std::atomic<bool> g_live{false};
+std::atomic<bool> g_tasks{false};
 
 namespace {
 
@@ -31,6 +34,20 @@ bool g_paused = false;  // under g_control
 pthread_mutex_t g_control = PTHREAD_MUTEX_INITIALIZER;
 std::atomic<omp_collector_callback_t> g_callbacks[kLastEvent + 1];
 std::atomic<uint64_t> g_next_region{1};
+// Some task event (23..35) has a callback: under g_control, read relaxed.
+std::atomic<bool> g_task_callbacks{false};
+
+bool is_task_event(int ev) {
+  return ev >= OMP_EVENT_THR_BEGIN_CREATE_TASK && ev <= OMP_EVENT_THR_END_FINISH_TASK;
+}
+
+// After a change of the callbacks, under g_control.
+void update_task_callbacks() {
+  bool any = false;
+  for (int ev = OMP_EVENT_THR_BEGIN_CREATE_TASK; ev <= OMP_EVENT_THR_END_FINISH_TASK; ++ev)
+    any |= g_callbacks[ev].load(std::memory_order_relaxed) != nullptr;
+  g_task_callbacks.store(any, std::memory_order_relaxed);
+}
 
 // One entry of a message. Fields are read and written with memcpy: the
 // message is the collector's memory, with no alignment promised.
@@ -55,6 +72,9 @@ bool well_formed(int size) { return size >= kHeader && size % 4 == 0; }
 
 int state_of(const Thread* me) {
   if (!me) return THR_SERIAL_STATE;  // a thread the runtime never saw
+  // A task interval (create, schedule, steal, suspend, finish) names the
+  // state; a task body inside one clears it until the body's end.
+  if (int task_state = me->ompt.ora_task_state) return task_state;
   switch (me->ompt.state) {
     case ompt_state_work_serial:
       // Also a record made while nothing kept states (zeroed): a pool
@@ -124,12 +144,18 @@ void start(const Entry& e) {
     return e.answer(OMP_ERRCODE_SEQUENCE_ERR, 0);
   }
   for (auto& cb : g_callbacks) cb.store(nullptr, std::memory_order_relaxed);
+  update_task_callbacks();
   g_paused = false;
+  // A task interval a thread left open when an earlier session stopped
+  // must not answer for this one (the caller's; others' close or reopen
+  // at their next task event).
+  me->ompt.ora_task_state = 0;
   // Without a tool the states were not kept until now: the caller's
   // starts here, the others' at their next transition (state_of).
   if (!ompt::active())
     ompt::set_state(me, me->team ? ompt_state_work_parallel : ompt_state_work_serial);
   g_started.store(true, std::memory_order_relaxed);
+  g_tasks.store(true, std::memory_order_relaxed);
   update_active();
   g_live.store(true, std::memory_order_release);
   pthread_mutex_unlock(&g_control);
@@ -150,7 +176,9 @@ void stop(const Entry& e) {
     return e.answer(OMP_ERRCODE_SEQUENCE_ERR, 0);
   }
   g_live.store(false, std::memory_order_release);
+  g_tasks.store(false, std::memory_order_relaxed);
   for (auto& cb : g_callbacks) cb.store(nullptr, std::memory_order_relaxed);
+  update_task_callbacks();
   g_started.store(false, std::memory_order_relaxed);
   update_active();
   pthread_mutex_unlock(&g_control);
@@ -183,6 +211,7 @@ void register_event(const Entry& e, bool add) {
   if (add) memcpy(&cb, e.data() + 4, sizeof cb);
   pthread_mutex_lock(&g_control);
   g_callbacks[ev].store(cb, std::memory_order_release);
+  if (is_task_event(ev)) update_task_callbacks();
   pthread_mutex_unlock(&g_control);
   e.answer(OMP_ERRCODE_OK, 0);
 }
@@ -294,6 +323,58 @@ void wait_begin(Thread* me, int ompt_wait_state) {
   // Each begin's end is the next event number.
   me->ompt.ora_wait_end = begin + 1;
   emit(begin);
+}
+
+// --- tasks ---------------------------------------------------------------------
+
+void task_event_slow(Thread* me, int event, int state) {
+  me->ompt.ora_task_state = static_cast<uint8_t>(state);
+  if (g_task_callbacks.load(std::memory_order_relaxed)) emit(event);
+}
+
+void search_begin_slow(Thread* me) {
+  me->ompt.ora_searching = true;
+  task_event_slow(me, OMP_EVENT_THR_BEGIN_SCHD_TASK, THR_TASK_SCHEDULE_STATE);
+}
+
+void steal_begin_slow(Thread* me) {
+  me->ompt.ora_stealing = true;
+  task_event(me, OMP_EVENT_THR_BEGIN_STEAL_TASK, THR_TASK_STEAL_STATE);
+}
+
+namespace {
+void steal_end(Thread* me) {
+  if (!me->ompt.ora_stealing) return;
+  me->ompt.ora_stealing = false;
+  task_event(me, OMP_EVENT_THR_END_STEAL_TASK, THR_TASK_SCHEDULE_STATE);
+}
+}  // namespace
+
+void fetched_slow(Thread* me) {
+  steal_end(me);
+  task_event(me, OMP_EVENT_THR_FETCHED_TASK, THR_TASK_SCHEDULE_STATE);
+  search_end_slow(me);
+}
+
+void search_end_slow(Thread* me) {
+  steal_end(me);
+  me->ompt.ora_searching = false;
+  task_event(me, OMP_EVENT_THR_END_SCHD_TASK, 0);
+}
+
+uint8_t exec_begin_slow(Thread* me) {
+  uint8_t before = me->ompt.ora_task_state;
+  task_event_slow(me, OMP_EVENT_THR_BEGIN_EXEC_TASK, 0);
+  return before;
+}
+
+void finish_begin_slow(Thread* me, uint8_t resume) {
+  me->ompt.ora_task_resume = resume;
+  task_event_slow(me, OMP_EVENT_THR_BEGIN_FINISH_TASK, THR_TASK_FINISH_STATE);
+}
+
+void finish_end_slow(Thread* me) {
+  task_event_slow(me, OMP_EVENT_THR_END_FINISH_TASK, me->ompt.ora_task_resume);
 }
 
 }  // namespace ora

@@ -71,6 +71,14 @@ struct ThreadState {
   const void* ora_event_team;
   int ora_wait_end;
   bool ora_idle;
+  // ORA's task intervals (ora.h task_event): the task state STATE answers
+  // while one is open (0: none, the OMPT state decides), the state to go
+  // back to when a task body's end interval closes, and whether the thread
+  // is in a schedule interval, and in a steal interval within it.
+  uint8_t ora_task_state;
+  uint8_t ora_task_resume;
+  bool ora_searching;
+  bool ora_stealing;
   // The draft OMPT interfaces (src/ompt/tr2.cpp): the thread reported
   // idle_begin without its end yet, and the frame of its idle loop; it
   // waits for a nest lock (TR2's wait_nest_lock state).

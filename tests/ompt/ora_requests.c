@@ -218,11 +218,15 @@ int main(void) {
 
   // REGISTER: every event of the header; unknown events; no room for the
   // callback.
-  for (int ev = OMP_EVENT_FORK; ev <= OMP_EVENT_THR_END_ATWT; ++ev)
+  // The white paper's 22 and OpenUH's task events (23..35) after them.
+  CHECK_EQ_LONG(OMP_EVENT_THR_BEGIN_CREATE_TASK, 23);
+  CHECK_EQ_LONG(OMP_EVENT_THR_END_FINISH_TASK, 35);
+  for (int ev = OMP_EVENT_FORK; ev <= OMP_EVENT_THR_END_FINISH_TASK; ++ev)
     CHECK_EQ_LONG(reg(ev, NULL), OMP_ERRCODE_OK);
   CHECK_EQ_LONG(reg(0, on_fork), OMP_ERRCODE_UNKNOWN);
-  CHECK_EQ_LONG(reg(23, on_fork), OMP_ERRCODE_UNKNOWN);
+  CHECK_EQ_LONG(reg(OMP_EVENT_THR_END_FINISH_TASK + 1, on_fork), OMP_ERRCODE_UNKNOWN);
   CHECK_EQ_LONG(reg(OMP_EVENT_THR_RESERVED_IMPL, on_fork), OMP_ERRCODE_UNKNOWN);
+  CHECK_EQ_LONG(reg(256, on_fork), OMP_ERRCODE_UNKNOWN);  // TAU's copy's RESERVED_IMPL
   {
     int ev = OMP_EVENT_FORK;
     CHECK_EQ_LONG(one(OMP_REQ_REGISTER, &ev, 4, NULL), OMP_ERRCODE_ERROR);

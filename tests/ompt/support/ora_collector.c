@@ -18,7 +18,7 @@
 
 static int (*g_api)(void*);
 static int g_start_error = -1;
-static int g_register_errors[OMP_EVENT_THR_END_ATWT + 1];
+static int g_register_errors[OMP_EVENT_THR_END_FINISH_TASK + 1];
 static int g_message_rc = -2;
 
 static struct ora_thread_log g_logs[ORA_MAX_THREADS];
@@ -84,12 +84,13 @@ static void on_event(OMP_COLLECTORAPI_EVENT ev) {
 __attribute__((constructor)) static void collector_start(void) {
   g_api = (int (*)(void*))dlsym(RTLD_DEFAULT, OMP_COLLECTOR_API);
   if (!g_api) return;
-  /* START, then one REGISTER per event, then the terminating 0, in one
-   * message: 16 + 22 * (16 + 12) + 4 bytes. */
-  static char msg[16 + OMP_EVENT_THR_END_ATWT * 28 + 4];
+  /* START, then one REGISTER per event (the white paper's 22 and OpenUH's
+   * 13 task events), then the terminating 0, in one message:
+   * 16 + 35 * (16 + 12) + 4 bytes. */
+  static char msg[16 + OMP_EVENT_THR_END_FINISH_TASK * 28 + 4];
   memset(msg, 0, sizeof msg);
   char* p = put_entry(msg, OMP_REQ_START, 0);
-  for (int ev = OMP_EVENT_FORK; ev <= OMP_EVENT_THR_END_ATWT; ++ev) {
+  for (int ev = OMP_EVENT_FORK; ev <= OMP_EVENT_THR_END_FINISH_TASK; ++ev) {
     char* data = p + 16;
     p = put_entry(p, OMP_REQ_REGISTER, 12);
     void (*cb)(OMP_COLLECTORAPI_EVENT) = on_event;
@@ -99,13 +100,13 @@ __attribute__((constructor)) static void collector_start(void) {
   g_message_rc = g_api(msg);
   memcpy(&g_start_error, msg + 8, 4);
   p = msg + 16;
-  for (int ev = OMP_EVENT_FORK; ev <= OMP_EVENT_THR_END_ATWT; ++ev, p += 28)
+  for (int ev = OMP_EVENT_FORK; ev <= OMP_EVENT_THR_END_FINISH_TASK; ++ev, p += 28)
     memcpy(&g_register_errors[ev], p + 8, 4);
 }
 
 int ora_collector_started(void) {
   if (!g_api || g_message_rc != 0 || g_start_error != OMP_ERRCODE_OK) return 0;
-  for (int ev = OMP_EVENT_FORK; ev <= OMP_EVENT_THR_END_ATWT; ++ev)
+  for (int ev = OMP_EVENT_FORK; ev <= OMP_EVENT_THR_END_FINISH_TASK; ++ev)
     if (g_register_errors[ev] != OMP_ERRCODE_OK) return 0;
   return 1;
 }
