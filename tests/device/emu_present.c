@@ -17,6 +17,7 @@
 void GOMP_target_enter_exit_data(int, size_t, void**, size_t*, unsigned short*, unsigned, void**);
 void GOMP_target_ext(int, void (*)(void*), size_t, void**, size_t*, unsigned short*, unsigned,
                      void**, void**);
+void GOMP_target_update_ext(int, size_t, void**, size_t*, unsigned short*, unsigned, void**);
 
 enum { kForcePresent = 6, kAlign4 = 2 << 8 };
 
@@ -43,6 +44,15 @@ static void present_on_target(void) {
   size_t s[1] = {sizeof block};
   unsigned short k[1] = {kForcePresent | kAlign4};
   GOMP_target_ext(0, body, 1, h, s, k, 0, NULL, NULL);
+}
+
+/* target update with a present motion (gcc 13's `to(present: x)`, kind
+ * GOMP_MAP_FORCE_PRESENT here): fatal when absent. */
+static void present_on_update(void) {
+  void* h[1] = {block};
+  size_t s[1] = {sizeof block};
+  unsigned short k[1] = {kForcePresent | kAlign4};
+  GOMP_target_update_ext(0, 1, h, s, k, 0, NULL);
 }
 
 static void overlap(void) {
@@ -86,6 +96,17 @@ int main(void) {
   CHECK(strstr(buf, want) != NULL);
   CHECK_EQ_LONG(run_child(present_on_target, buf, sizeof buf), 1);
   CHECK(strstr(buf, want) != NULL);
+
+  CHECK_EQ_LONG(run_child(present_on_update, buf, sizeof buf), 1);
+  CHECK(strstr(buf, "present: the data at") != NULL);
+  snprintf(want, sizeof want, "%p (%zu bytes)", (void*)block, sizeof block);
+  CHECK(strstr(buf, want) != NULL);
+  /* Without present, updating absent data does nothing (5.2 §13.9: only
+   * list items that are present are updated). */
+  block[0] = 5.0;
+#pragma omp target update from(block) device(0)
+  CHECK(block[0] == 5.0);
+  CHECK(!omp_target_is_present(block, 0));
 
   snprintf(want, sizeof want, "the data at %p (%zu bytes) to map on device 0 overlaps the data "
            "mapped at %p (%zu bytes)", (void*)&arr[4], 8 * sizeof(int), (void*)arr, 8 * sizeof(int));
