@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "device.h"
 #include "places.h"
 
@@ -138,6 +139,10 @@ void display_env(bool verbose) {
     else
       b.line("KITE_SPIN_US", "%ld", g_icv.spin_us);
     b.line("KITE_NUM_PROCS", "%d", g_icv.num_procs);
+    b.line("KITE_BARRIER", "%s",
+           g_barrier_mode == BarrierMode::kFlat   ? "FLAT"
+           : g_barrier_mode == BarrierMode::kTree ? "TREE"
+                                                  : "AUTO");
     b.line("KITE_DEVICES", "%d", emulated_device_count());
   }
   b.raw("OPENMP DISPLAY ENVIRONMENT END\n");

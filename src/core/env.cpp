@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "env_parse.h"
 #include "icv.h"
 #include "places.h"
@@ -260,6 +261,20 @@ void read_wait_policy() {
   spin_set_budget_us(spin);
 }
 
+// KITE_BARRIER: the shape of team barriers and forks (core/barrier.h).
+void read_barrier_mode() {
+  const char* v = env_get("KITE_BARRIER");
+  if (!v) return;
+  if (env_is(v, "auto"))
+    g_barrier_mode = BarrierMode::kAuto;
+  else if (env_is(v, "flat"))
+    g_barrier_mode = BarrierMode::kFlat;
+  else if (env_is(v, "tree"))
+    g_barrier_mode = BarrierMode::kTree;
+  else
+    bad("KITE_BARRIER", v, "expected auto, flat or tree", "auto");
+}
+
 void read_max_active_levels(bool lists_nest) {
   int nested = -1;
   const char* v = env_get("OMP_NESTED");
@@ -418,6 +433,7 @@ void icv_init_from_environment() {
   read_int("OMP_THREAD_LIMIT", 1, INT_MAX, &i.thread_limit);
   read_stacksize();
   read_wait_policy();
+  read_barrier_mode();
   bool bind_set = false;
   read_proc_bind(&bind_set);
   read_places(bind_set);

@@ -134,6 +134,10 @@ Team* team_alloc(int capacity) {
   new (&t->barrier) Barrier();
   int cap = capacity < 4 ? 4 : capacity;
   t->capacity = cap;
+  int counters = Barrier::tree_counters(cap);
+  t->barrier.tree = static_cast<TreeCounter*>(xaligned_alloc(kCacheLine, counters * sizeof(TreeCounter)));
+  for (int i = 0; i < counters; ++i) new (&t->barrier.tree[i]) TreeCounter();
+  t->barrier.tree_capacity = counters;
   t->threads = static_cast<Thread**>(xcalloc(cap, sizeof(Thread*)));
   t->implicit = static_cast<Task*>(xaligned_alloc(alignof(Task), cap * sizeof(Task)));
   memset(static_cast<void*>(t->implicit), 0, cap * sizeof(Task));
@@ -182,6 +186,24 @@ void run_implicit_task(Thread* me, Team* team, int tid) {
   ompt::run_outlined(team->fn, team->data, me->task);
 }
 
+// Hands worker `i` of `team` its implicit task.
+void wake_worker(Team* team, int i) {
+  Thread* w = team->threads[i];
+  w->next_team = team;
+  w->next_tid = i;
+  w->go.add_and_wake(1);
+}
+
+// The fork of a team whose barrier is a tree goes down the same tree:
+// thread i wakes its children kTreeRadix*i+1 .. kTreeRadix*i+kTreeRadix,
+// so the wake-ups (futex wakes of sleeping workers) proceed in parallel,
+// log4(n) deep, instead of n-1 in a row on the primary.
+void wake_children(Team* team, int tid) {
+  int n = team->nthreads;
+  for (int c = tid * kTreeRadix + 1; c <= tid * kTreeRadix + kTreeRadix && c < n; ++c)
+    wake_worker(team, c);
+}
+
 void worker_loop(Thread* me) {
   uint32_t seen = 0;
   for (;;) {
@@ -190,6 +212,7 @@ void worker_loop(Thread* me) {
     Team* team = me->next_team;
     if (KITE_UNLIKELY(team == nullptr)) break;  // end_idle_workers()
     int tid = me->next_tid;
+    if (team->barrier.shape == BarrierShape::kTree) wake_children(team, tid);
     run_implicit_task(me, team, tid);
     // A child process forked by this worker inside the region: its thread
     // became an initial thread (atfork_child) with no program of its own
@@ -361,6 +384,22 @@ int reserve_team_threads(Thread* me, int want) {
   }
 }
 
+// The barrier (and fork) shape of a team of n threads (barrier.h). Auto:
+// the tree only where every thread can run at once, since a tree's parent
+// that is not running holds up its whole subtree, where a flat counter
+// lets whichever thread runs arrive (docs/internals.md, "Barriers").
+BarrierShape barrier_shape_for(int n) {
+  switch (g_barrier_mode) {
+    case BarrierMode::kFlat:
+      return BarrierShape::kFlat;
+    case BarrierMode::kTree:
+      return n >= 2 ? BarrierShape::kTree : BarrierShape::kFlat;
+    case BarrierMode::kAuto:
+      break;
+  }
+  return n >= kTreeMinThreads && n <= g_icv.num_procs ? BarrierShape::kTree : BarrierShape::kFlat;
+}
+
 Team* prepare_team(Thread* me, int n, int bind) {
   Team* team = me->hot_team;
   // The same threads again: a worker of the last region may still be on
@@ -409,7 +448,7 @@ Team* prepare_team(Thread* me, int n, int bind) {
   team->active_level = (me->team ? me->team->active_level : 0) + (n > 1 ? 1 : 0);
   team->cg_root = me->cg_root ? me->cg_root : me;
   team->cancelled.store(0, std::memory_order_relaxed);
-  team->barrier.reset(n);
+  team->barrier.reset(n, barrier_shape_for(n));
   team->ws.reset();
   team->reduction_data = nullptr;
   const TaskIcvs& picv = me->task->icv;
@@ -457,12 +496,10 @@ void start_region(const ForkSpec& spec, void (*fn)(void*), void* data, bool runt
                        ompt_parallel_team;
     ompt::on_parallel_begin(me, team, spec);
   }
-  for (int i = 1; i < n; ++i) {
-    Thread* w = team->threads[i];
-    w->next_team = team;
-    w->next_tid = i;
-    w->go.add_and_wake(1);
-  }
+  if (team->barrier.shape == BarrierShape::kTree)
+    wake_children(team, 0);
+  else
+    for (int i = 1; i < n; ++i) wake_worker(team, i);
   me->team = team;
   me->tid = 0;
   me->task = &team->implicit[0];
@@ -565,7 +602,7 @@ bool barrier_passed(void* c) {
 void barrier_with_tasks(Thread* me, Team* team) {
   Barrier& b = team->barrier;
   BarrierWait w{team, b.current_epoch()};
-  if (b.arrive()) {
+  if (b.arrive(me->tid)) {
     if (team->task_pending.load(std::memory_order_acquire) != 0)
       task_wait_all_team_tasks(me, team);
     // The construct a cancelled loop/sections belonged to ends here.
@@ -629,6 +666,22 @@ int end_idle_workers() {
   }
   wait_until(g_workers_ended, [&] { return g_workers_ended.load() - base == uint32_t(count); });
   return count;
+}
+
+BarrierMode g_barrier_mode = BarrierMode::kAuto;
+
+void Barrier::layout_tree(int n) {
+  levels = 0;
+  int first = 0;
+  for (int m = n;;) {
+    int counters = (m + kTreeRadix - 1) / kTreeRadix;
+    level_first[levels] = first;
+    level_members[levels] = m;
+    ++levels;
+    first += counters;
+    if (counters <= 1 || levels == kTreeMaxLevels) break;
+    m = counters;
+  }
 }
 
 bool team_barrier_cancellable(Thread* me) {

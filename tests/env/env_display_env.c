@@ -79,6 +79,11 @@ int main(int argc, char** argv) {
   const char* spin[] = {"OMP_DISPLAY_ENV=verbose", "KITE_SPIN_US=42", NULL};
   run_child(&r, "quiet", spin);
   CHECK_CHILD(strstr(r.err, "  KITE_SPIN_US = '42'\n") != NULL, &r);
+  CHECK_CHILD(strstr(r.err, "  KITE_BARRIER = 'AUTO'\n") != NULL, &r);
+  const char* tree[] = {"OMP_DISPLAY_ENV=verbose", "KITE_BARRIER=Tree", NULL};
+  run_child(&r, "quiet", tree);
+  CHECK_CHILD(strstr(r.err, "  KITE_BARRIER = 'TREE'\n") != NULL, &r);
+  CHECK_CHILD(strstr(r.err, "kite: warning") == NULL, &r);
 
   const char* off[] = {"OMP_DISPLAY_ENV=FALSE", NULL};
   run_child(&r, "quiet", off);
