@@ -814,6 +814,13 @@ void spawn_traced(Thread* me, const TaskSpec& spec) {
   Task* t = task_prepare(me, spec, &arg);
   ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, now), spec.depend, spec.codeptr_ra,
                          spec.enter_frame);
+  task_start_traced(me, t, now);
+  ompt::clear_enter_frame(parent);
+}
+
+}  // namespace
+
+void task_start_traced(Thread* me, Task* t, bool now) {
   if (now) {
     ora::create_end(me, false);
     task_run_now(me, t);
@@ -821,10 +828,7 @@ void spawn_traced(Thread* me, const TaskSpec& spec) {
     task_submit(me, t);
     ora::create_end(me, true);
   }
-  ompt::clear_enter_frame(parent);
 }
-
-}  // namespace
 
 void task_spawn(Thread* me, const TaskSpec& spec) {
   if (KITE_UNLIKELY(ompt::active())) {

@@ -148,6 +148,9 @@ bool task_deps_met_alone(Team* team, Task* creator);
 // task_schedule events (a body the caller reports itself, or a task never
 // reported as created).
 void task_run_now(Thread* me, Task* t, bool silent = false);
+// With a tool (or ORA session): runs a reported task now or submits it,
+// with ORA's end of its creation (immediate or deferred).
+void task_start_traced(Thread* me, Task* t, bool now);
 // Registers `t` (records set, in a team) in its parent's dependence graph
 // and waits, running tasks, until every sibling it depends on completed.
 void task_wait_own_dependences(Thread* me, Task* t);

@@ -107,13 +107,7 @@ void task_hand_over(Thread* me, Task* t, const DependItem* deps, int ndeps, int 
       ompt::task_create_slow(me, t, ompt::explicit_task_flags(t, now), depend, trace.codeptr_ra,
                              trace.enter_frame);
     }
-    if (now) {
-      ora::create_end(me, false);
-      task_run_now(me, t);
-    } else {
-      task_submit(me, t);
-      ora::create_end(me, true);
-    }
+    task_start_traced(me, t, now);
     if (!trace.taskloop_chunk) ompt::clear_enter_frame(creator);
     return;
   }

@@ -3,7 +3,6 @@
 // block (gcc's convention), inside a taskgroup unless nogroup.
 #include "taskloop_parts.h"
 #include "ompt/events_ws.h"
-#include "ompt/ora.h"
 #include "team.h"
 
 namespace kite {
@@ -77,13 +76,7 @@ void taskloop(Thread* me, const TaskloopSpec& spec) {
     bounds[1] = at;
     if (tool) {
       ompt::taskloop_task_slow(me, t, now, bounds[0], count, spec.task.codeptr_ra);
-      if (now) {
-        ora::create_end(me, false);
-        task_run_now(me, t);
-      } else {
-        task_submit(me, t);
-        ora::create_end(me, true);
-      }
+      task_start_traced(me, t, now);
     } else if (now) {
       task_run_now(me, t);
     } else {

@@ -373,8 +373,10 @@ int set_callback(Form who, int e, Fn f) {
   return answer(e);
 }
 
+// A plain read (async-signal-safe): the form that registered answers; the
+// other form, and either before any registration, finds nothing.
 int get_callback(Form who, int e, Fn* f) {
-  if (e < 1 || e > kLastEvent || !f || !claim(who)) return 0;
+  if (e < 1 || e > kLastEvent || !f || g_form.load(std::memory_order_acquire) != int(who)) return 0;
   *f = g_cb[e].load(std::memory_order_acquire);
   return *f != nullptr;
 }
