@@ -41,21 +41,18 @@ struct Barrier {
   BarrierShape shape = BarrierShape::kFlat;
   // Tree shape: counters level by level (leaves first), level_first[l] the
   // index of level l's first counter, level_members[l] how many arrive at
-  // level l (threads at 0, counters of level l-1 above); storage for
-  // `tree_capacity` counters, allocated once per team object.
+  // level l (threads at 0, counters of level l-1 above), tree_used the
+  // counters of the layout; storage for a team of the team object's
+  // capacity, allocated once with it (team_alloc).
   int levels = 0;
+  int tree_used = 0;
   int level_first[kTreeMaxLevels];
   int level_members[kTreeMaxLevels];
   TreeCounter* tree = nullptr;
-  int tree_capacity = 0;
 
-  // Counters a tree for n threads needs.
-  static int tree_counters(int n) {
-    int total = 0;
-    for (int m = n; m > 1; m = (m + kTreeRadix - 1) / kTreeRadix)
-      total += (m + kTreeRadix - 1) / kTreeRadix;
-    return total ? total : 1;
-  }
+  // The tree's layout for n threads (levels, level_first, level_members,
+  // tree_used); team.cpp.
+  void layout_tree(int n);
 
   // Size (and shape) for the next region. An unchanged size and shape is
   // not written: a thread of the last region may still be leaving this
@@ -70,8 +67,7 @@ struct Barrier {
     }
     arrived.store(0, std::memory_order_relaxed);
     if (s == BarrierShape::kTree)
-      for (int i = 0; i < level_first[levels - 1] + 1; ++i)
-        tree[i].arrived.store(0, std::memory_order_relaxed);
+      for (int i = 0; i < tree_used; ++i) tree[i].arrived.store(0, std::memory_order_relaxed);
   }
   // The epoch a thread is about to wait for; read before arriving.
   uint32_t current_epoch() const { return epoch.load(); }
@@ -88,7 +84,6 @@ struct Barrier {
   }
 
  private:
-  void layout_tree(int n);  // team.cpp
   bool arrive_tree(int tid) {
     int index = tid;
     for (int l = 0; l < levels; ++l) {

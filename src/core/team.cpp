@@ -134,10 +134,12 @@ Team* team_alloc(int capacity) {
   new (&t->barrier) Barrier();
   int cap = capacity < 4 ? 4 : capacity;
   t->capacity = cap;
-  int counters = Barrier::tree_counters(cap);
+  // Storage for the tree of the largest team this object can hold; the
+  // layout is made again for each size (Barrier::reset).
+  t->barrier.layout_tree(cap);
+  int counters = t->barrier.tree_used;
   t->barrier.tree = static_cast<TreeCounter*>(xaligned_alloc(kCacheLine, counters * sizeof(TreeCounter)));
   for (int i = 0; i < counters; ++i) new (&t->barrier.tree[i]) TreeCounter();
-  t->barrier.tree_capacity = counters;
   t->threads = static_cast<Thread**>(xcalloc(cap, sizeof(Thread*)));
   t->implicit = static_cast<Task*>(xaligned_alloc(alignof(Task), cap * sizeof(Task)));
   memset(static_cast<void*>(t->implicit), 0, cap * sizeof(Task));
@@ -682,6 +684,7 @@ void Barrier::layout_tree(int n) {
     if (counters <= 1 || levels == kTreeMaxLevels) break;
     m = counters;
   }
+  tree_used = first;
 }
 
 bool team_barrier_cancellable(Thread* me) {
