@@ -2,8 +2,9 @@
 // happens at task scheduling points (see task.h for the life cycle).
 //
 // Counting: a deferred task adds one child to its parent's `counts`
-// (taskwait), one to its taskgroup's `pending` and to its team's
-// `task_pending` (barriers), and removes them when it completes. A task also
+// (taskwait) and one to its taskgroup's `pending`, and removes them when it
+// completes; for barriers, the thread that creates it and the thread that
+// completes it each count it on their own line (team_tasks_pending). A task also
 // holds a reference on an explicit parent until it is freed, so that the
 // parent chain of any live task is live: the tied-task constraint walks it,
 // and completion writes into the parent.
@@ -161,6 +162,23 @@ inline void wake_sleepers(Team* team) {
 
 }  // namespace
 
+namespace {
+
+// One more task created or completed, by `me`, for `team`: on the thread's
+// own line when it is a thread of the team (only it writes there), else
+// on the shared outside counter.
+inline void count_task(Thread* me, Team* team, TeamTasks* tt, std::atomic<long> TaskCount::*mine,
+                       std::atomic<long> TeamTasks::*outside) {
+  if (me && me->team == team && me->tid < tt->capacity) {
+    std::atomic<long>& c = tt->counts[me->tid].*mine;
+    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_seq_cst);
+  } else {
+    (tt->*outside).fetch_add(1, std::memory_order_seq_cst);
+  }
+}
+
+}  // namespace
+
 void task_notify(Team* team) {
   // Pairs with the fence in task_wait_until: either the sleeper sees our
   // change, or we see it registered as a sleeper.
@@ -197,9 +215,10 @@ inline Task* constraint_of(Thread* me) {
 // turns to other threads' queues, and both close when a task is fetched.
 template <bool kTraced>
 Task* find_task(Thread* me, Team* team, Task* ancestor) {
-  if (team->task_pending.load(std::memory_order_relaxed) == 0) return nullptr;
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
   if (!tt) return nullptr;
+  // ORA's intervals are those of a look while the team has tasks.
+  if (kTraced && !team_tasks_pending(team)) return nullptr;
   if (kTraced) ora::search_begin(me);
   auto got = [me](Task* t) {
     if (kTraced) ora::fetched(me);
@@ -225,7 +244,6 @@ Task* find_task(Thread* me, Team* team, Task* ancestor) {
 }
 
 bool work_visible(Team* team) {
-  if (team->task_pending.load(std::memory_order_seq_cst) == 0) return false;
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
   if (!tt) return false;
   if (tt->prio_count.load(std::memory_order_seq_cst) > 0) return true;
@@ -250,12 +268,12 @@ inline void run_found(Thread* me, Task* t) {
 }
 
 template <bool kTraced>
-void wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
+void wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx, bool done_when_idle) {
   Task* ancestor = constraint_of(me);
   const uint64_t spin_limit = g_spin.spin_iterations;
   uint64_t idle = 0;
   for (;;) {
-    if (done(ctx)) {
+    if (!done_when_idle && done(ctx)) {
       if (kTraced) ora::search_end(me);
       return;
     }
@@ -263,6 +281,10 @@ void wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
       run_found<kTraced>(me, t);
       idle = 0;
       continue;
+    }
+    if (done_when_idle && done(ctx)) {
+      if (kTraced) ora::search_end(me);
+      return;
     }
     if (idle < spin_limit) {
       spin_step(idle++);
@@ -303,10 +325,12 @@ bool run_one(Thread* me, bool any_task) {
 
 }  // namespace
 
-// Runs ready tasks of the caller's team (within the tied-task constraint)
-// until done(ctx) holds; sleeps on the team's task_events word when there is
-// nothing to run.
-void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
+namespace {
+
+// done_when_idle: `done` is asked only when no task was found to run, for a
+// condition that costs more than a look for work and cannot hold while a
+// task is still there to run (all of the team's tasks complete).
+void wait_for(Thread* me, Team* team, bool (*done)(void*), void* ctx, bool done_when_idle) {
   if (!team) {
     // No team: every task ran inline; only a detach event (fulfilled by
     // another thread) can still be outstanding.
@@ -316,20 +340,52 @@ void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
   // Once per wait, on a thread that has nothing to do but wait: ORA's
   // schedule, steal and suspend intervals need the traced loop.
   if (KITE_UNLIKELY(ompt::active()))
-    wait_until<true>(me, team, done, ctx);
+    wait_until<true>(me, team, done, ctx, done_when_idle);
   else
-    wait_until<false>(me, team, done, ctx);
+    wait_until<false>(me, team, done, ctx, done_when_idle);
+}
+
+}  // namespace
+
+// Runs ready tasks of the caller's team (within the tied-task constraint)
+// until done(ctx) holds; sleeps on the team's task_events word when there is
+// nothing to run.
+void task_wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx) {
+  wait_for(me, team, done, ctx, false);
 }
 
 bool task_run_one(Thread* me, bool any_task) { return run_one<false>(me, any_task); }
 
+// The sum runs over every slot of the team object (a recycled team's
+// earlier regions counted in slots its current size does not reach), the
+// completions first, then the creations: a counter never decreases, so
+// what was created minus what was complete at the moment between the two
+// passes is at most the difference read, and is zero only when the read
+// one is. Once no implicit task can create tasks (every thread arrived),
+// nothing pending at one moment means nothing can be created later: the
+// tasks that create tasks are pending themselves. All seq_cst, to make
+// "the moment" mean one order of every counter write.
+bool team_tasks_pending(Team* team) {
+  TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
+  if (!tt) return false;
+  long done = tt->outside_completed.load(std::memory_order_seq_cst);
+  for (int i = 0; i < tt->capacity; ++i)
+    done += tt->counts[i].completed.load(std::memory_order_seq_cst);
+  long made = tt->outside_created.load(std::memory_order_seq_cst);
+  for (int i = 0; i < tt->capacity; ++i)
+    made += tt->counts[i].created.load(std::memory_order_seq_cst);
+  return made != done;
+}
+
 void task_wait_all_team_tasks(Thread* me, Team* team) {
-  task_wait_until(
-      me, team,
-      [](void* c) {
-        return static_cast<Team*>(c)->task_pending.load(std::memory_order_acquire) == 0;
-      },
-      team);
+  TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
+  if (!tt) return;
+  // Completions wake task_events' sleepers while somebody waits here: a
+  // completing thread cannot tell that it completed the last task.
+  tt->zero_waiters.fetch_add(1, std::memory_order_seq_cst);
+  wait_for(
+      me, team, [](void* c) { return !team_tasks_pending(static_cast<Team*>(c)); }, team, true);
+  tt->zero_waiters.fetch_sub(1, std::memory_order_relaxed);
 }
 
 // --- life cycle ------------------------------------------------------------
@@ -419,7 +475,11 @@ void complete(Thread* me, Task* t) {
       wake = true;
     release_ref(me, t);
   }
-  if (team->task_pending.fetch_sub(1, std::memory_order_seq_cst) == 1) wake = true;
+  // Counted by the completing thread (seq_cst: ordered before the check
+  // for a waiter, which pairs with that waiter's registration and check).
+  TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
+  count_task(me, team, tt, &TaskCount::completed, &TeamTasks::outside_completed);
+  if (tt->zero_waiters.load(std::memory_order_seq_cst) != 0) wake = true;
   if (wake) task_notify_after_publish(team);
 }
 
@@ -559,7 +619,7 @@ void task_submit(Thread* me, Task* t) {
   parent->rt.counts.fetch_add(parent->kind == kTaskExplicit ? kRef + kChild : kChild,
                              std::memory_order_relaxed);
   if (Taskgroup* tg = t->rt.taskgroup) tg->pending.fetch_add(1, std::memory_order_relaxed);
-  team->task_pending.fetch_add(1, std::memory_order_acq_rel);
+  count_task(me, team, team_tasks(team), &TaskCount::created, &TeamTasks::outside_created);
   if (t->rt.nrecords) {
     t->rt.npred.store(1, std::memory_order_relaxed);
     depend_register(me, parent, t);

@@ -120,6 +120,10 @@ void task_fulfill_event(void* event);
 // team until pending tasks reach zero / until `done()` says stop.
 bool task_run_one(Thread* me, bool any_task);
 void task_wait_all_team_tasks(Thread* me, Team* team);
+// Some deferred task of the team is not complete. Exact once no implicit
+// task of the team can create tasks any more (every thread arrived at a
+// barrier); before, a snapshot.
+bool team_tasks_pending(Team* team);
 // Wakes threads sleeping at a task scheduling point of `team` (something
 // they may wait for changed).
 void task_notify(Team* team);

@@ -51,9 +51,13 @@ TeamTasks* team_tasks(Team* team) {
       xaligned_alloc(kCacheLine, sizeof(TaskDeque) * static_cast<size_t>(team->capacity)));
   memset(static_cast<void*>(tt->deques), 0, sizeof(TaskDeque) * team->capacity);
   for (int i = 0; i < team->capacity; ++i) tt->deques[i].ring.store(ring_new(kInitialRing));
+  tt->counts = static_cast<TaskCount*>(
+      xaligned_alloc(kCacheLine, sizeof(TaskCount) * static_cast<size_t>(team->capacity)));
+  memset(static_cast<void*>(tt->counts), 0, sizeof(TaskCount) * team->capacity);
   TeamTasks* expected = nullptr;
   if (!team->tasks.compare_exchange_strong(expected, tt, std::memory_order_acq_rel)) {
     for (int i = 0; i < team->capacity; ++i) xfree(tt->deques[i].ring.load());
+    xfree(tt->counts);
     xfree(tt->deques);
     xfree(tt);
     return expected;

@@ -68,9 +68,26 @@ struct alignas(kCacheLine) TaskDeque {
 
 // Per-team task queues; allocated on a team's first task and kept while the
 // team object is recycled (every queue is empty between regions).
+// Deferred tasks of a team that one of its threads created and completed,
+// written only by that thread, on a line of their own: the team's
+// incomplete tasks are the sums' difference (task.cpp, team_tasks_pending),
+// so no line is written by every thread for every task.
+struct alignas(kCacheLine) TaskCount {
+  std::atomic<long> created;
+  std::atomic<long> completed;
+};
+
 struct TeamTasks {
-  int capacity;              // deques[] size (the team's thread capacity)
+  int capacity;              // deques[] and counts[] size (the team's thread capacity)
   TaskDeque* deques;
+  TaskCount* counts;
+  // Tasks created or completed by threads outside the team (a detach
+  // event fulfilled by another thread), and the threads waiting for the
+  // team's tasks to be done (a barrier's last arriver), whom every
+  // completion must then wake.
+  alignas(kCacheLine) std::atomic<long> outside_created;
+  std::atomic<long> outside_completed;
+  std::atomic<int> zero_waiters;
   // The team queue: one FIFO per priority level (priorities above the last
   // level share it), and a bit per non-empty level.
   alignas(kCacheLine) SpinLock prio_lock;

@@ -549,7 +549,7 @@ void parallel_end() {
     finish_join(team);
   // Only a cancelled region gets here with tasks left (its barriers were
   // abandoned): the workers are gone, so the primary finishes them.
-  if (KITE_UNLIKELY(team->task_pending.load(std::memory_order_acquire) != 0))
+  if (KITE_UNLIKELY(team_tasks_pending(team)))
     task_wait_all_team_tasks(me, team);
   for (int i = 0; i < n; ++i)
     if (KITE_UNLIKELY(team->implicit[i].rt.taskgroup != nullptr)) task_implicit_end(&team->implicit[i]);
@@ -605,7 +605,7 @@ void barrier_with_tasks(Thread* me, Team* team) {
   Barrier& b = team->barrier;
   BarrierWait w{team, b.current_epoch()};
   if (b.arrive(me->tid)) {
-    if (team->task_pending.load(std::memory_order_acquire) != 0)
+    if (team_tasks_pending(team))
       task_wait_all_team_tasks(me, team);
     // The construct a cancelled loop/sections belonged to ends here.
     team->ws_cancelled.store(0, std::memory_order_relaxed);
@@ -622,7 +622,7 @@ void team_barrier(Thread* me) {
   Team* team = me->team;
   if (!team) return;
   if (team->nthreads == 1) {
-    if (team->task_pending.load(std::memory_order_acquire) != 0)
+    if (team_tasks_pending(team))
       task_wait_all_team_tasks(me, team);
     team->ws_cancelled.store(0, std::memory_order_relaxed);
     return;

@@ -76,11 +76,11 @@ struct Team {
   Team* free_next;       // link in the spare-team list
 
   // Tasking (task.h). The barrier's no-task fast path is one load of
-  // task_pending; task_events is the word threads sleep on at task
-  // scheduling points.
-  alignas(kCacheLine) std::atomic<long> task_pending;  // explicit tasks not complete
+  // `tasks` (null until the team's first deferred task), on a line nothing
+  // writes once it is set; task_events is the word threads sleep on at
+  // task scheduling points (their registrations write its line).
+  alignas(kCacheLine) std::atomic<TeamTasks*> tasks;  // ready queues, created on first task
   alignas(kCacheLine) Futex task_events;
-  std::atomic<TeamTasks*> tasks;  // ready queues, created on first task
   std::atomic<int> ws_cancelled;  // a loop/sections construct was cancelled: its CancelKind
   ompt::TeamState ompt;  // tool data of the parallel region (src/ompt/state.h)
 };
