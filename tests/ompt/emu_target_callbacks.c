@@ -409,6 +409,19 @@ static int check_construct(int from, int kind, int device, void* fn) {
   return te;
 }
 
+/* A target_map of region_a's two items: a and b at device addresses da
+ * and db, with their flags. */
+static void check_map_of_a_b(const ev* e, void* da, void* db, unsigned a_flags, unsigned b_flags) {
+  CHECK_EQ_LONG(e->nitems, 2);
+  for (unsigned i = 0; i < e->nitems && i < 2; ++i) {
+    int is_a = e->hosts[i] == (void*)a;
+    CHECK(is_a || e->hosts[i] == (void*)&b);
+    CHECK(e->devs[i] == (is_a ? da : db));
+    CHECK_EQ_LONG(e->sizes[i], is_a ? sizeof a : sizeof b);
+    CHECK_EQ_LONG(e->flags[i], is_a ? a_flags : b_flags);
+  }
+}
+
 /* The data op (end) of `kind` on host address h in [from, to). */
 static ev* find_op(int from, int to, int kind, void* src, void* dst) {
   for (int i = from; i < to; ++i) {
@@ -472,18 +485,9 @@ int main(void) {
     /* target_map: both items, with their device addresses and flags. */
     int m = next(tb, E_MAP);
     CHECK(m > tb && m < te);
-    if (m > tb && m < te) {
-      ev* e = &evs[m];
-      CHECK_EQ_LONG(e->nitems, 2);
-      for (unsigned i = 0; i < e->nitems && i < 2; ++i) {
-        int is_a = e->hosts[i] == (void*)a;
-        CHECK(is_a || e->hosts[i] == (void*)&b);
-        CHECK(e->devs[i] == (is_a ? da : db));
-        CHECK_EQ_LONG(e->sizes[i], is_a ? sizeof a : sizeof b);
-        CHECK_EQ_LONG(e->flags[i], is_a ? (ompt_target_map_flag_to | ompt_target_map_flag_from)
-                                        : ompt_target_map_flag_to);
-      }
-    }
+    if (m > tb && m < te)
+      check_map_of_a_b(&evs[m], da, db, ompt_target_map_flag_to | ompt_target_map_flag_from,
+                       ompt_target_map_flag_to);
     /* The region's end maps its items back: a second target_map after the
      * region's submission and before the copy back, a mapped from the
      * device (tofrom), b released (to), the same device addresses. */
@@ -494,18 +498,8 @@ int main(void) {
     int maps = 0;
     for (int i = tb; i < te; ++i) maps += evs[i].type == E_MAP;
     CHECK_EQ_LONG(maps, 2);
-    if (m2 > tb && m2 < te) {
-      ev* e = &evs[m2];
-      CHECK_EQ_LONG(e->nitems, 2);
-      for (unsigned i = 0; i < e->nitems && i < 2; ++i) {
-        int is_a = e->hosts[i] == (void*)a;
-        CHECK(is_a || e->hosts[i] == (void*)&b);
-        CHECK(e->devs[i] == (is_a ? da : db));
-        CHECK_EQ_LONG(e->sizes[i], is_a ? sizeof a : sizeof b);
-        CHECK_EQ_LONG(e->flags[i],
-                      is_a ? ompt_target_map_flag_from : ompt_target_map_flag_release);
-      }
-    }
+    if (m2 > tb && m2 < te)
+      check_map_of_a_b(&evs[m2], da, db, ompt_target_map_flag_from, ompt_target_map_flag_release);
   }
   /* device_load: the executable that holds region_a's body, before the
    * kernel is submitted; one submit. */
