@@ -217,8 +217,10 @@ template <bool kTraced>
 Task* find_task(Thread* me, Team* team, Task* ancestor) {
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
   if (!tt) return nullptr;
-  // ORA's intervals are those of a look while the team has tasks.
-  if (kTraced && !team_tasks_pending(team)) return nullptr;
+  // ORA's intervals are those of a look while the team has tasks (a sum
+  // over the team's counts: only with an ORA session, not for every tool).
+  if (kTraced && ora::g_tasks.load(std::memory_order_relaxed) && !team_tasks_pending(team))
+    return nullptr;
   if (kTraced) ora::search_begin(me);
   auto got = [me](Task* t) {
     if (kTraced) ora::fetched(me);
