@@ -741,23 +741,22 @@ namespace {
 // lives on the stack. kTraced: a tool is attached (task_create and
 // task_schedule around the body).
 // Fills in a descriptor that lives on the caller's stack.
-inline void init_stack_task(Thread* me, Task& t, Task* parent, const TaskSpec& spec,
-                            uint8_t flags) {
+// `flags`: every TaskFlag bit the task has.
+inline void init_stack_task_bits(Thread* me, Task& t, Task* parent, void (*fn)(void*),
+                                 bool final, uint8_t flags) {
   clear_general_part(&t);
   t.icv = parent->icv;
   t.parent = parent;
   t.team = me->team;
   t.kind = kTaskExplicit;
-  t.final = spec.final || parent->final;
+  t.final = final || parent->final;
   TaskRuntime& rt = t.rt;
   rt.depth = parent->rt.depth + 1;
   rt.priority = 0;
-  rt.flags = static_cast<uint8_t>(flags | (spec.untied ? kTaskUntied : 0) |
-                                  (spec.mergeable ? kTaskMergeable : 0) |
-                                  (spec.target ? kTaskTarget : 0));
+  rt.flags = flags;
   rt.taskgroup = parent->rt.taskgroup;
   rt.deps = nullptr;
-  rt.fn = spec.fn;
+  rt.fn = fn;
   rt.nrecords = 0;
   rt.records = nullptr;
   rt.next = nullptr;
@@ -767,6 +766,29 @@ inline void init_stack_task(Thread* me, Task& t, Task* parent, const TaskSpec& s
   rt.npred.store(0, std::memory_order_relaxed);
   rt.detach.store(0, std::memory_order_relaxed);
   rt.successors = nullptr;
+}
+
+inline void init_stack_task(Thread* me, Task& t, Task* parent, const TaskSpec& spec,
+                            uint8_t flags) {
+  init_stack_task_bits(me, t, parent, spec.fn, spec.final,
+                       static_cast<uint8_t>(flags | (spec.untied ? kTaskUntied : 0) |
+                                            (spec.mergeable ? kTaskMergeable : 0) |
+                                            (spec.target ? kTaskTarget : 0)));
+}
+
+// The end of a task that ran on its creator's stack: it returns only once
+// its own reference is the last one (every child completed), running tasks
+// meanwhile; release_ref wakes it.
+inline void finish_on_stack(Thread* me, Task& t, Task* parent) {
+  if (t.rt.counts.load(std::memory_order_acquire) != kRef)
+    task_wait_until(
+        me, me->team,
+        [](void* c) {
+          return static_cast<Task*>(c)->rt.counts.load(std::memory_order_acquire) == kRef;
+        },
+        &t);
+  me->task = parent;
+  if (t.rt.deps) depend_table_free(me, t.rt.deps);
 }
 
 // The task's data: the program's block itself, or a copy made by its copy
@@ -839,15 +861,7 @@ void run_on_stack(Thread* me, const TaskSpec& spec) {
   } else {
     spec.fn(arg);
   }
-  if (t.rt.counts.load(std::memory_order_acquire) != kRef)
-    task_wait_until(
-        me, me->team,
-        [](void* c) {
-          return static_cast<Task*>(c)->rt.counts.load(std::memory_order_acquire) == kRef;
-        },
-        &t);
-  me->task = parent;
-  if (t.rt.deps) depend_table_free(me, t.rt.deps);
+  finish_on_stack(me, t, parent);
 }
 
 // Inlined: the no-cancellation case is one load on the spawn fast path.
@@ -890,6 +904,18 @@ void task_start_traced(Thread* me, Task* t, bool now) {
     task_submit(me, t);
     ora::create_end(me, true);
   }
+}
+
+// task_spawn's run_on_stack<false> case, with nothing left to decide.
+void task_run_solo(Thread* me, void (*fn)(void*), void* data, uint8_t flags) {
+  Task* parent = me->task;
+  Task t;
+  init_stack_task_bits(me, t, parent, fn, false,
+                       static_cast<uint8_t>(flags | kTaskUndeferred | kTaskOnStack));
+  t.rt.arg = data;
+  me->task = &t;
+  fn(data);
+  finish_on_stack(me, t, parent);
 }
 
 void task_spawn(Thread* me, const TaskSpec& spec) {

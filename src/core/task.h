@@ -101,6 +101,12 @@ struct TaskSpec {
 
 // --- creating and running tasks (task.cpp) ---------------------------------
 void task_spawn(Thread* me, const TaskSpec& spec);
+// A task with no copy function, dependences, detach event, priority or
+// final clause, whose data is used in place (`flags`: its kTaskUntied and
+// kTaskMergeable bits), created by a thread with no tool attached and
+// cancellation off, in a team of one thread, in a task that is not final:
+// it runs at once, as task_spawn would run it. GOMP_task's fast path.
+void task_run_solo(Thread* me, void (*fn)(void*), void* data, uint8_t flags);
 // Builds a deferred task whose block the caller fills in: returns the task
 // and its argument block. task_submit() makes it schedulable.
 Task* task_prepare(Thread* me, const TaskSpec& spec, void** arg);
