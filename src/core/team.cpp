@@ -130,6 +130,7 @@ Team* team_alloc(int capacity) {
   // `done` word of the team it just left while the primary moves on.
   Team* t = static_cast<Team*>(xaligned_alloc(kCacheLine, sizeof(Team)));
   memset(static_cast<void*>(t), 0, sizeof(Team));
+  t->ws_used = kWorkShareRing;
   new (&t->done) Futex();
   new (&t->barrier) Barrier();
   int cap = capacity < 4 ? 4 : capacity;
@@ -451,7 +452,8 @@ Team* prepare_team(Thread* me, int n, int bind) {
   team->cg_root = me->cg_root ? me->cg_root : me;
   team->cancelled.store(0, std::memory_order_relaxed);
   team->barrier.reset(n, barrier_shape_for(n));
-  team->ws.reset();
+  team->ws.reset(team->ws_used);
+  team->ws_used = 0;
   team->reduction_data = nullptr;
   const TaskIcvs& picv = me->task->icv;
   for (int i = 0; i < n; ++i) {
@@ -493,9 +495,10 @@ void start_region(const ForkSpec& spec, void (*fn)(void*), void* data, bool runt
   s.place_lo = me->place_lo;
   s.place_hi = me->place_hi;
   if (ompt::active()) {
-    team->ompt.flags = (runtime_invokes ? ompt_parallel_invoker_runtime
-                                        : ompt_parallel_invoker_program) |
-                       ompt_parallel_team;
+    const int flags = (runtime_invokes ? ompt_parallel_invoker_runtime
+                                       : ompt_parallel_invoker_program) |
+                      ompt_parallel_team;
+    if (team->ompt.flags != flags) team->ompt.flags = flags;  // see store_if_changed
     ompt::on_parallel_begin(me, team, spec);
   }
   if (team->barrier.shape == BarrierShape::kTree)
@@ -555,6 +558,11 @@ void parallel_end() {
     if (KITE_UNLIKELY(team->implicit[i].rt.taskgroup != nullptr)) task_implicit_end(&team->implicit[i]);
   team->ws_cancelled.store(0, std::memory_order_relaxed);
   if (n > 1) team->cg_root->cg_busy.fetch_sub(n - 1, std::memory_order_relaxed);
+  // Every thread ran the same worksharing constructs as the primary and
+  // left them all (the end barrier), unless the region was cancelled:
+  // threads then skip constructs, and the whole ring is reset.
+  team->ws_used = team->cancelled.load(std::memory_order_relaxed) != 0 ? kWorkShareRing
+                                                                       : me->ws_seq;
   const Team::Saved& s = team->saved;
   me->team = s.team;
   me->task = s.task;

@@ -55,6 +55,9 @@ struct Team {
   alignas(kCacheLine) Barrier barrier;
   alignas(kCacheLine) std::atomic<int> cancelled;  // parallel region cancelled
   WorkShareRing ws;
+  // Worksharing constructs the last region ran, for the next region's
+  // ws.reset (every slot after a cancellation or for a new team).
+  uint32_t ws_used;
   void* reduction_data;  // shared pointer for team-wide handoffs
   int parent_tid;        // thread number of the primary in the parent team
   bool in_use;           // a region runs on this team now
@@ -82,7 +85,10 @@ struct Team {
   alignas(kCacheLine) std::atomic<TeamTasks*> tasks;  // ready queues, created on first task
   alignas(kCacheLine) Futex task_events;
   std::atomic<int> ws_cancelled;  // a loop/sections construct was cancelled: its CancelKind
-  ompt::TeamState ompt;  // tool data of the parallel region (src/ompt/state.h)
+  // Tool data of the parallel region (src/ompt/state.h): written by the
+  // primary at the fork, read by every thread of the region; on a line of
+  // its own, away from task_events' writes.
+  alignas(kCacheLine) ompt::TeamState ompt;
 };
 
 // A nest lock one of a thread's tasks holds, and that task (lock.cpp).

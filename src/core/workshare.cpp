@@ -4,11 +4,17 @@
 
 namespace kite {
 
-void WorkShareRing::reset() {
-  for (uint32_t i = 0; i < kWorkShareRing; ++i) {
-    // Sequence numbers start at 1 and slot = seq % ring, so slot i first
-    // serves construct i (slot 0: construct ring) and starts out "finished"
-    // for the construct one ring before that.
+void WorkShareRing::reset(uint32_t used) {
+  // Constructs 1..used went through slots 1..used (slot = seq % ring); the
+  // others still hold what the last full reset wrote. A region with no
+  // worksharing construct (used 0) writes nothing, so the team's slots stay
+  // in the caches of the threads that used them last.
+  const uint32_t last = used < kWorkShareRing ? used : kWorkShareRing;
+  for (uint32_t k = 1; k <= last; ++k) {
+    uint32_t i = k % kWorkShareRing;
+    // Sequence numbers start at 1, so slot i first serves construct i (slot
+    // 0: construct ring) and starts out "finished" for the construct one
+    // ring before that.
     uint32_t first = i == 0 ? kWorkShareRing : i;
     uint32_t prev = first - kWorkShareRing;
     slot[i].seq.store(prev, std::memory_order_relaxed);

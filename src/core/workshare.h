@@ -57,7 +57,11 @@ struct alignas(kCacheLine) WorkShare {
 
 struct WorkShareRing {
   WorkShare slot[kWorkShareRing];
-  void reset();  // all slots free; called when a team (re)starts
+  // Slots free for a region whose threads number their constructs from 1
+  // again; called when a team (re)starts. `used`: the constructs the last
+  // region of the team ran (kWorkShareRing or more: every slot), when every
+  // thread left all of them; only their slots changed.
+  void reset(uint32_t used = kWorkShareRing);
 };
 
 struct Team;

@@ -93,19 +93,34 @@ void on_initial_thread_end(Thread* t) {
   on_thread_end_slow(t);
 }
 
+// Stores `v` unless the field holds it already: a hot team's workers read
+// these fields in every region, and a line the primary does not write
+// stays in their caches.
+template <typename T>
+inline void store_if_changed(T& field, T v) {
+  if (field != v) field = v;
+}
+
+// The implicit task's tool data and frame start empty, set by the thread
+// that runs the task (its slot's line stays in its cache).
+inline void clear_implicit_task_state(Task* t) {
+  TaskState& ts = t->ompt;
+  store_if_changed(ts.task_data.value, uint64_t(0));
+  if (ts.frame.exit_frame.ptr || ts.frame.enter_frame.ptr || ts.frame.exit_frame_flags ||
+      ts.frame.enter_frame_flags)
+    ts.frame = ompt_frame_t{};
+}
+
 void on_parallel_begin_slow(Thread* me, Team* team, const ForkSpec& spec) {
   TeamState& ts = team->ompt;
-  ts.parallel_data.value = 0;
-  ts.codeptr_ra = spec.codeptr_ra;
+  store_if_changed(ts.parallel_data.value, uint64_t(0));
+  store_if_changed(ts.codeptr_ra, spec.codeptr_ra);
   // What the program asked for: the num_threads clause, else nthreads-var;
   // an if(false) region asks for one thread.
   int req = !spec.if_clause ? 1 : spec.num_threads > 0 ? spec.num_threads : me->task->icv.nthreads;
-  ts.requested = req > 0 ? unsigned(req) : 1u;
-  for (int i = 0; i < team->nthreads; ++i) {
-    TaskState& t = team->implicit[i].ompt;
-    t.task_data.value = 0;
-    t.frame = ompt_frame_t{};
-  }
+  store_if_changed(ts.requested, req > 0 ? unsigned(req) : 1u);
+  // The workers' implicit tasks: on_implicit_task_begin_slow, by each worker.
+  clear_implicit_task_state(&team->implicit[0]);
   auto cb = callback<ompt_callback_parallel_begin_t>(ompt_callback_parallel_begin);
   if (cb)
     cb(&me->task->ompt.task_data, &me->task->ompt.frame, &ts.parallel_data, ts.requested,
@@ -115,6 +130,7 @@ void on_parallel_begin_slow(Thread* me, Team* team, const ForkSpec& spec) {
 }
 
 void on_implicit_task_begin_slow(Thread* me, Team* team, int tid) {
+  if (tid != 0) clear_implicit_task_state(&team->implicit[tid]);
   set_state(me, ompt_state_work_parallel);
   ora::idle_end(me);
   tr2::implicit_task(me, team, tid, true);

@@ -87,14 +87,28 @@ ForkSpec take_fork_spec(bool if_clause, const void* ra, void* cfa) {
   return s;
 }
 
-struct Outlined {
+// What every thread of the region reads to call the outlined function: one
+// cache line, the first four shared-variable pointers included, so that a
+// worker takes one miss on the primary's stack, not three.
+struct alignas(kCacheLine) Outlined {
   kmpc_micro fn;
   long argc;
-  void** argv;
+  void** argv;  // `args`, or a larger array for more than four
   // num_threads(list): nthreads-var of the region's implicit tasks and of
-  // the levels below them (push_threads.cpp); n == 0: none.
-  kmpc::NestedThreads nested;
+  // the levels below them (push_threads.cpp); null: none.
+  const kmpc::NestedThreads* nested;
+  void* args[4];
 };
+static_assert(sizeof(Outlined) == kCacheLine, "Outlined fills one line");
+
+// Fills o's call: argv[0..argc) (argc > 4: an array of the caller's), padded
+// with nulls to four entries, as kite_kmpc_invoke reads them.
+inline void set_args(Outlined& o, kmpc_micro fn, long argc, void** big) {
+  o.fn = fn;
+  o.argc = argc;
+  o.argv = argc > 4 ? big : o.args;
+  o.args[0] = o.args[1] = o.args[2] = o.args[3] = nullptr;
+}
 
 // The implicit task's exit frame, which the core pointed at this file's
 // wrapper (run_outlined / run_teams_outlined) and the call into the
@@ -109,8 +123,8 @@ void run_outlined(void* p) {
   Thread* me = self();
   kmp_int32 gtid = me->gtid;
   kmp_int32 btid = me->tid;
-  if (KITE_UNLIKELY(o->nested.n > 0)) {
-    kmpc::NestedThreads saved = kmpc::nested_enter(me, o->nested);
+  if (KITE_UNLIKELY(o->nested != nullptr)) {
+    kmpc::NestedThreads saved = kmpc::nested_enter(me, *o->nested);
     kite_kmpc_invoke(o->fn, &gtid, &btid, o->argc, o->argv, tool_exit_frame(me));
     kmpc::nested_leave(saved);
     return;
@@ -143,18 +157,19 @@ extern "C" KITE_HIDDEN const uintptr_t kite_ompd_kmpc_fork[3] = {
     reinterpret_cast<uintptr_t>(&run_outlined), reinterpret_cast<uintptr_t>(&run_teams_outlined),
     offsetof(Outlined, fn)};
 
-// Collects the variadic shared-variable pointers into a padded array on the
-// caller's stack (a macro: the array must outlive the region).
-#define KITE_KMPC_COLLECT_ARGS(argc_in, last_named, entry, out)          \
-  long out##_n = checked_argc(argc_in, entry);                           \
-  void** out##_v = static_cast<void**>(                                  \
-      __builtin_alloca(sizeof(void*) * (out##_n > 4 ? out##_n : 4)));    \
-  {                                                                      \
-    va_list ap;                                                          \
-    va_start(ap, last_named);                                            \
-    for (long i = 0; i < out##_n; ++i) out##_v[i] = va_arg(ap, void*);   \
-    for (long i = out##_n; i < 4; ++i) out##_v[i] = nullptr;             \
-    va_end(ap);                                                          \
+// Collects the variadic shared-variable pointers into `o` (Outlined): its
+// own four slots, or an array on the caller's stack for more (a macro: the
+// array must outlive the region).
+#define KITE_KMPC_COLLECT_ARGS(argc_in, last_named, entry, fn, o)                            \
+  {                                                                                        \
+    long n_ = checked_argc(argc_in, entry);                                                \
+    set_args(o, fn, n_,                                                                    \
+             n_ > 4 ? static_cast<void**>(__builtin_alloca(sizeof(void*) * size_t(n_)))    \
+                    : nullptr);                                                            \
+    va_list ap;                                                                            \
+    va_start(ap, last_named);                                                              \
+    for (long i = 0; i < n_; ++i) o.argv[i] = va_arg(ap, void*);                           \
+    va_end(ap);                                                                            \
   }
 
 extern "C" {
@@ -198,8 +213,10 @@ KITE_EXPORT void __kmpc_push_proc_bind(ident_t*, kmp_int32, int proc_bind) {
 }
 
 KITE_EXPORT void __kmpc_fork_call(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
-  KITE_KMPC_COLLECT_ARGS(argc, microtask, "__kmpc_fork_call", args);
-  Outlined o{microtask, args_n, args_v, kmpc::nested_for_fork()};
+  Outlined o;
+  KITE_KMPC_COLLECT_ARGS(argc, microtask, "__kmpc_fork_call", microtask, o);
+  kmpc::NestedThreads nested;
+  o.nested = kmpc::nested_for_fork(&nested) ? &nested : nullptr;
   parallel(take_fork_spec(true, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa()), run_outlined, &o);
 }
 
@@ -230,8 +247,9 @@ KITE_EXPORT void __kmpc_push_num_teams_51(ident_t* loc, kmp_int32 gtid, kmp_int3
 }
 
 KITE_EXPORT void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
-  KITE_KMPC_COLLECT_ARGS(argc, microtask, "__kmpc_fork_teams", args);
-  Outlined o{microtask, args_n, args_v, {}};
+  Outlined o;
+  KITE_KMPC_COLLECT_ARGS(argc, microtask, "__kmpc_fork_teams", microtask, o);
+  o.nested = nullptr;
   int num_teams = t_pushed.num_teams, limit = t_pushed.thread_limit;
   t_pushed.num_teams = 0;
   t_pushed.thread_limit = 0;
@@ -246,7 +264,12 @@ void push_num_threads_value(int num_threads) { t_pushed.num_threads = num_thread
 
 void fork_outlined(kmpc_micro fn, long argc, void** argv, bool if_clause, const void* codeptr_ra,
                    void* enter_frame) {
-  Outlined o{fn, argc, argv, nested_for_fork()};
+  Outlined o;
+  set_args(o, fn, argc, argv);
+  if (argc <= 4)
+    for (long i = 0; i < argc; ++i) o.args[i] = argv[i];
+  NestedThreads nested;
+  o.nested = nested_for_fork(&nested) ? &nested : nullptr;
   // if(false): a team of one (the core reads spec.if_clause), the body
   // called by the runtime as in any region, exit frame included.
   parallel(take_fork_spec(if_clause, codeptr_ra, enter_frame), run_outlined, &o);

@@ -67,8 +67,9 @@ struct NestedThreads {
   int n;
 };
 // What the next fork's implicit tasks and their nested regions get: a
-// pushed list, else what the enclosing region's list left for this level.
-NestedThreads nested_for_fork();
+// pushed list, else what the enclosing region's list left for this level;
+// stored in *out. False (nothing stored) when there is none, the common case.
+bool nested_for_fork(NestedThreads* out);
 // In an implicit task of a region forked with a list: sets its
 // nthreads-var; returns what to restore with nested_leave.
 NestedThreads nested_enter(Thread* me, const NestedThreads& list);

@@ -81,11 +81,11 @@ void push_strict(const char* entry, int num_threads, int severity, const char* m
 
 namespace kite::kmpc {
 
-NestedThreads nested_for_fork() {
-  if (KITE_LIKELY(t_list_pending.n == 0 && t_list_current.n == 0)) return NestedThreads{{}, 0};
-  NestedThreads l = t_list_pending.n > 0 ? t_list_pending : t_list_current;
+bool nested_for_fork(NestedThreads* out) {
+  if (KITE_LIKELY(t_list_pending.n == 0 && t_list_current.n == 0)) return false;
+  *out = t_list_pending.n > 0 ? t_list_pending : t_list_current;
   t_list_pending.n = 0;
-  return l;
+  return true;
 }
 
 NestedThreads nested_enter(Thread* me, const NestedThreads& list) {
