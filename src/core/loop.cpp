@@ -330,11 +330,21 @@ void loop_resolve_schedule(Thread* self, int sched, ull chunk, int* kind_out, ul
 }
 
 WorkShare* loop_enter(Thread* self, const LoopSpec& spec, int kind, ull chunk,
-                      void (*init)(WorkShare* ws, const void* arg), const void* arg) {
+                      void (*init)(WorkShare* ws, const void* arg), const void* arg,
+                      bool whole_if_alone) {
   bool first;
   WorkShare* ws = construct_enter(self, &first);
   if (first) {
     const int n = construct_nthreads(self);
+    // A team of one runs every chunk itself, in iteration order, whatever
+    // the schedule: without a tool (whose dispatch events name each chunk)
+    // one block of the whole loop is the same execution, with one loop_next
+    // instead of one per chunk and one ordered hand-off per loop (libgomp
+    // does the same for static schedules).
+    if (whole_if_alone && n == 1 && !ompt::active()) {
+      kind = int(Sched::kStatic);
+      chunk = 0;
+    }
     ws->sched = kind;
     ws->nthreads = n;
     ws->ordered = spec.ordered;
@@ -367,7 +377,7 @@ bool loop_start(Thread* self, const LoopSpec& spec, LoopChunk* out) {
   int kind;
   ull chunk;
   loop_resolve_schedule(self, spec.sched, spec.chunk, &kind, &chunk);
-  WorkShare* ws = loop_enter(self, spec, kind, chunk, nullptr, nullptr);
+  WorkShare* ws = loop_enter(self, spec, kind, chunk, nullptr, nullptr, true);
   ompt::on_work_begin(self, spec.work ? spec.work : ompt::loop_work_type(kind), ws->total,
                       spec.codeptr_ra);
   if (!out) return true;

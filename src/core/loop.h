@@ -146,7 +146,10 @@ void construct_task_reductions(Thread* self, WorkShare* ws, uintptr_t* reduction
 // chunk 0 only for unchunked static); `init` runs on the initializing thread
 // before the construct is published (doacross sets up its state there).
 // The thread holds no chunk yet: its first loop_next gives the first one.
+// whole_if_alone: a plain loop (not sections, not doacross), which a team of
+// one thread with no tool attached runs as one chunk (loop.cpp).
 WorkShare* loop_enter(Thread* self, const LoopSpec& spec, int kind, unsigned long long chunk,
-                      void (*init)(WorkShare* ws, const void* arg), const void* arg);
+                      void (*init)(WorkShare* ws, const void* arg), const void* arg,
+                      bool whole_if_alone = false);
 
 }  // namespace kite

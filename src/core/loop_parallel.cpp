@@ -19,7 +19,9 @@ struct Combined {
 // Each thread's part of the construct begins here, for tools too; the
 // construct's return address is the combined call's (LoopSpec::codeptr_ra).
 void enter(Thread* t, const Combined& c) {
-  WorkShare* ws = loop_enter(t, c.loop, c.kind, c.chunk, nullptr, nullptr);
+  // A parallel sections construct hands out one section per chunk.
+  WorkShare* ws = loop_enter(t, c.loop, c.kind, c.chunk, nullptr, nullptr,
+                             c.loop.work != ompt_work_sections);
   ompt::on_work_begin(t, c.loop.work ? c.loop.work : ompt::loop_work_type(c.kind),
                       ws->total, c.loop.codeptr_ra);
 }

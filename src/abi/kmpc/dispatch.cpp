@@ -64,7 +64,7 @@ void dispatch_init(kmp_int32 schedule, T lb, T ub, ST st, ST chunk, const void* 
   if (rec->doacross == Doacross::kAnnounced)
     doacross_enter_announced(me, rec, kind, ck, trip, true, codeptr_ra);
   else {
-    WorkShare* ws = loop_enter(me, spec, kind, ck, nullptr, nullptr);
+    WorkShare* ws = loop_enter(me, spec, kind, ck, nullptr, nullptr, true);
     ompt::on_work_begin(me, ompt::loop_work_type(kind), ws->total, codeptr_ra);
   }
 }
