@@ -547,8 +547,10 @@ void parallel_end() {
   // workers' region end before parallel_end, and a cancelled region's
   // leftover tasks need the workers gone, so both wait here.
   team->done_expect += uint32_t(n - 1);
-  if (me->hot_team != team || ompt::active() ||
-      team->cancelled.load(std::memory_order_acquire) != 0)
+  // (A team of one has no worker of this region, and prepare_team waited
+  // for those of earlier ones when the size changed.)
+  if (n > 1 && (me->hot_team != team || ompt::active() ||
+                team->cancelled.load(std::memory_order_acquire) != 0))
     finish_join(team);
   // Only a cancelled region gets here with tasks left (its barriers were
   // abandoned): the workers are gone, so the primary finishes them.
