@@ -117,6 +117,11 @@ __attribute__((noinline)) void taskloop_empty(int n) {
 }
 
 static int mark[REC_MAX_THREADS];
+/* The schedule's chunk size, when the next check_construct should hold
+ * every dispatched chunk to it (0: no bound). A tool sees the schedule's
+ * chunks even in a team of one thread, which without a tool runs a loop as
+ * one chunk. */
+static unsigned max_chunk;
 
 /* From each thread's mark on: one construct of `work` with count `count`,
  * its dispatches, its end, and (barrier) the implicit barrier; chunks and
@@ -151,6 +156,7 @@ static void check_construct(int work, unsigned count, void* fn, int barrier, int
       } else {
         CHECK_EQ_LONG(d->kind, ompt_dispatch_ws_loop_chunk);
         CHECK(d->n > 0 && d->enc_task_id + d->n <= count);
+        if (max_chunk) CHECK(d->n <= max_chunk);
         for (uint64_t j = d->enc_task_id; j < d->enc_task_id + d->n && j < count; ++j)
           covered[j]++;
       }
@@ -176,6 +182,7 @@ static void check_construct(int work, unsigned count, void* fn, int barrier, int
   }
   CHECK_EQ_LONG(threads_seen, nthreads);
   for (unsigned j = 0; j < count; ++j) CHECK_EQ_LONG(covered[j], 1);
+  max_chunk = 0;
 }
 
 static void set_marks(void) {
@@ -204,6 +211,7 @@ int main(void) {
   KEEP();
 
   run_in_team(loop_dynamic);
+  max_chunk = 2;
   check_construct(ompt_work_loop_dynamic, N, (void*)loop_dynamic, 1, team_size);
   run_in_team(loop_guided);
   check_construct(ompt_work_loop_guided, N, (void*)loop_guided, 1, team_size);
@@ -212,8 +220,10 @@ int main(void) {
   check_construct(ompt_work_loop_static, N, (void*)loop_runtime, 1, team_size);
   omp_set_schedule(omp_sched_dynamic, 1);
   run_in_team(loop_runtime);
+  max_chunk = 1;
   check_construct(ompt_work_loop_dynamic, N, (void*)loop_runtime, 1, team_size);
   run_in_team(loop_ordered);
+  max_chunk = 5;
   check_construct(ompt_work_loop_static, N, (void*)loop_ordered, 1, team_size);
   run_in_team(three_sections);
   check_construct(ompt_work_sections, 3, (void*)three_sections, 1, team_size);
@@ -229,6 +239,7 @@ int main(void) {
   rec_thread* primary = rec_me();
   set_marks();
   combined();
+  max_chunk = 4;
   check_construct(ompt_work_loop_dynamic, N, (void*)combined, 0, team_size);
   int pb = rec_next(primary, mark[0], EV_PARALLEL_BEGIN);
   CHECK(pb >= 0);
