@@ -231,7 +231,13 @@ bool loop_doacross_start(Thread* self, unsigned ncounts, const ull* counts, int 
   spec.reductions = reductions;
   spec.mem = mem;
   DoacrossInit init{ncounts, counts};
-  WorkShare* ws = loop_enter(self, spec, kind, ch, ncounts ? doacross_init : nullptr, &init);
+  // A team of one runs the iterations in lexicographic order, so every
+  // sink names an iteration already complete: no state, and the posts and
+  // waits return at once (doacross_dims is 0); and, as for any loop, one
+  // chunk when no tool watches.
+  const bool solo = construct_nthreads(self) == 1;
+  WorkShare* ws = loop_enter(self, spec, kind, ch, ncounts && !solo ? doacross_init : nullptr,
+                             &init, solo);
   if (codeptr_ra) ompt::on_work_begin(self, ompt::loop_work_type(kind), ws->total, codeptr_ra);
   if (!out) return true;
   return loop_next(self, out);
