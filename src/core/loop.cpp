@@ -105,12 +105,6 @@ ull iteration_count(const LoopBounds& b) {
   return diff / step + (diff % step != 0 ? 1 : 0);
 }
 
-inline ull guided_size(ull remaining, int nthreads, ull chunk) {
-  ull q = (remaining - 1) / (2 * static_cast<ull>(nthreads)) + 1;
-  if (q < chunk) q = chunk;
-  return q < remaining ? q : remaining;
-}
-
 bool static_next(Thread* t, WorkShare* ws, ull* lo_out, ull* hi_out) {
   ull lo = pos_lo(t), hi = pos_hi(t);
   const ull total = ws->total, c = ws->chunk;

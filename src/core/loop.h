@@ -88,6 +88,23 @@ bool loop_doacross_start(Thread* self, unsigned ncounts, const unsigned long lon
                          LoopChunk* out, const void* codeptr_ra = nullptr);
 // Number of dimensions of the doacross loop the thread is in (0 if none).
 unsigned doacross_dims(Thread* self);
+
+// The next guided chunk of a loop with `remaining` (> 0) unassigned
+// iterations: "each chunk contains a number of iterations proportional to
+// the number of unassigned iterations divided by the number of threads in
+// the team, decreasing to 1" (5.2 §11.5.3), at least chunk_size, at most
+// what is left. Half the unassigned iterations over the team size, rounded
+// up, as LLVM libomp: libgomp takes all of it over the team size, half as
+// many chunks to claim, but a first chunk of half the loop on 2 threads,
+// and with more threads than processors a thread descheduled holding it.
+// Measured both ways (bench/README.md, "Issue 16"): the 2-thread guided
+// sweep gains, the 4-thread one on 2 cores loses, so the split stays.
+inline unsigned long long guided_size(unsigned long long remaining, int nthreads,
+                                      unsigned long long chunk) {
+  unsigned long long q = (remaining - 1) / (2 * static_cast<unsigned long long>(nthreads)) + 1;
+  if (q < chunk) q = chunk;
+  return q < remaining ? q : remaining;
+}
 void doacross_post(Thread* self, const unsigned long long* iter);
 // Vectors with a negative (signed) or out-of-range element return at once.
 void doacross_wait(Thread* self, const unsigned long long* iter, bool is_signed);

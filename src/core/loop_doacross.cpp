@@ -57,15 +57,12 @@ struct DoacrossInit {
 inline std::size_t align_up(std::size_t n) { return (n + kCacheLine - 1) & ~(kCacheLine - 1); }
 
 // Number of guided chunks of a loop of `total` iterations, and (if out is
-// non-null) their starts; must match the hand-out in loop.cpp.
+// non-null) their starts: the hand-out of loop.cpp (guided_size).
 ull guided_chunks(ull total, int nthreads, ull chunk, ull* out) {
   ull k = 0;
   for (ull lo = 0; lo < total; ++k) {
     if (out) out[k] = lo;
-    ull rem = total - lo;
-    ull q = (rem - 1) / (2 * static_cast<ull>(nthreads)) + 1;
-    if (q < chunk) q = chunk;
-    lo += q < rem ? q : rem;
+    lo += guided_size(total - lo, nthreads, chunk);
   }
   return k;
 }
