@@ -16,13 +16,27 @@ enum : unsigned {
   kFlagDetach = 1u << 13,
 };
 
-// Every task GOMP_task's fast path does not take; out of line, so that the
-// fast path saves no registers it does not use.
-__attribute__((noinline)) void gomp_task_general(void (*fn)(void*), void* data,
-                                                 void (*cpyfn)(void*, void*), long arg_size,
-                                                 long arg_align, bool if_clause, unsigned flags,
-                                                 void** depend, int priority, void* detach,
-                                                 const void* codeptr_ra, void* enter_frame) {
+}  // namespace
+
+extern "C" {
+
+KITE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
+                           long arg_size, long arg_align, bool if_clause, unsigned flags,
+                           void** depend, int priority, void* detach) {
+  Thread* me = self();
+  Team* team = me->team;
+  // task_run_solo's case: a task that runs at once in a team of one thread
+  // (whatever its if clause says), with gcc's block used in place (no copy
+  // function) and no clause that changes how it runs. Tested first on the
+  // team size, so that a task of a larger team pays one compare for it.
+  if (team && KITE_UNLIKELY(team->nthreads == 1) && !cpyfn &&
+      !(flags & (kFlagFinal | kFlagDepend | kFlagPriority | kFlagDetach)) && !me->task->final &&
+      !ompt::active() && !KITE_UNLIKELY(g_icv.cancel)) {
+    task_run_solo(me, fn, data,
+                  static_cast<uint8_t>(((flags & kFlagUntied) ? kTaskUntied : 0) |
+                                       ((flags & kFlagMergeable) ? kTaskMergeable : 0)));
+    return;
+  }
   TaskSpec s;
   s.fn = fn;
   s.data = data;
@@ -36,32 +50,9 @@ __attribute__((noinline)) void gomp_task_general(void (*fn)(void*), void* data,
   s.priority = (flags & kFlagPriority) ? priority : 0;
   s.depend = (flags & kFlagDepend) ? depend : nullptr;
   s.detach = (flags & kFlagDetach) ? static_cast<void**>(detach) : nullptr;
-  s.codeptr_ra = codeptr_ra;
-  s.enter_frame = enter_frame;
-  task_spawn(self(), s);
-}
-
-}  // namespace
-
-extern "C" {
-
-KITE_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
-                           long arg_size, long arg_align, bool if_clause, unsigned flags,
-                           void** depend, int priority, void* detach) {
-  // task_run_solo's case: a task that runs at once in a team of one thread
-  // (whatever its if clause says), with gcc's block used in place (no copy
-  // function) and no clause that changes how it runs.
-  Thread* me = self();
-  Team* team = me->team;
-  if (!cpyfn && !(flags & (kFlagFinal | kFlagDepend | kFlagPriority | kFlagDetach)) && team &&
-      team->nthreads == 1 && !me->task->final && !ompt::active() && !KITE_UNLIKELY(g_icv.cancel)) {
-    task_run_solo(me, fn, data,
-                  static_cast<uint8_t>(((flags & kFlagUntied) ? kTaskUntied : 0) |
-                                       ((flags & kFlagMergeable) ? kTaskMergeable : 0)));
-    return;
-  }
-  gomp_task_general(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority,
-                    detach, KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
+  s.codeptr_ra = KITE_RETURN_ADDRESS();
+  s.enter_frame = __builtin_dwarf_cfa();
+  task_spawn(me, s);
 }
 
 KITE_EXPORT void GOMP_taskwait(void) {
