@@ -22,6 +22,12 @@
 
 namespace kite {
 
+// The team's ready queues; task_queue.cpp creates them on first use.
+inline TeamTasks* team_tasks(Team* team) {
+  TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
+  return KITE_LIKELY(tt != nullptr) ? tt : team_tasks_create(team);
+}
+
 // --- descriptor pool -----------------------------------------------------------
 //
 // Blocks come in a few size classes and are kept on per-thread free lists.

@@ -41,9 +41,9 @@ void TaskDeque::push(Task* t) {
   bottom.store(b + 1, std::memory_order_seq_cst);
 }
 
-TeamTasks* team_tasks(Team* team) {
+TeamTasks* team_tasks_create(Team* team) {
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
-  if (KITE_LIKELY(tt != nullptr)) return tt;
+  if (tt != nullptr) return tt;
   tt = static_cast<TeamTasks*>(xaligned_alloc(kCacheLine, sizeof(TeamTasks)));
   memset(static_cast<void*>(tt), 0, sizeof(TeamTasks));
   tt->capacity = team->capacity;

@@ -97,7 +97,9 @@ struct TeamTasks {
   std::atomic<int> prio_count;
 };
 
-TeamTasks* team_tasks(Team* team);  // creates them on first use
+// A team's ready queues, created on first use (team_tasks in task.cpp is
+// the inline fast path: one load once they exist).
+TeamTasks* team_tasks_create(Team* team);
 
 void prio_push(TeamTasks* tt, Task* t);
 // Takes the highest-priority task that descends from `ancestor` (any task

@@ -183,6 +183,16 @@ KITE_EXPORT kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t*, kmp_int32, voi
 
 namespace {
 
+// A claimed block's task to the core, with its dependences converted.
+void hand_over_block(Header* h, const DependItem* items, int n, const void* codeptr_ra,
+                     void* enter_frame) {
+  int priority = (h->flags & kFlagPriority) ? task_of(h)->data2.priority : 0;
+  HandOverTrace trace;
+  trace.codeptr_ra = codeptr_ra;
+  trace.enter_frame = enter_frame;
+  task_hand_over(self(), h->task, items, n, priority, true, trace);
+}
+
 // Both hand-back calls; codeptr_ra / enter_frame: the program's call's.
 kmp_int32 hand_back(void* new_task, kmp_int32 ndeps, kmp_depend_info* dep_list,
                     kmp_int32 ndeps_noalias, kmp_depend_info* noalias_dep_list,
@@ -193,13 +203,14 @@ kmp_int32 hand_back(void* new_task, kmp_int32 ndeps, kmp_depend_info* dep_list,
     h->resumed = true;
     return 0;
   }
+  // __kmpc_omp_task: no lists to convert.
+  if (ndeps <= 0 && ndeps_noalias <= 0) {
+    hand_over_block(h, nullptr, 0, codeptr_ra, enter_frame);
+    return 0;
+  }
   DependItem stack[kStackDeps];
   DepList d = collect_deps(ndeps, dep_list, ndeps_noalias, noalias_dep_list, stack);
-  int priority = (h->flags & kFlagPriority) ? task_of(h)->data2.priority : 0;
-  HandOverTrace trace;
-  trace.codeptr_ra = codeptr_ra;
-  trace.enter_frame = enter_frame;
-  task_hand_over(self(), h->task, d.items, d.n, priority, true, trace);
+  hand_over_block(h, d.items, d.n, codeptr_ra, enter_frame);
   if (d.heap) xfree(d.items);
   return 0;
 }
