@@ -113,10 +113,15 @@ bool static_next(Thread* t, WorkShare* ws, ull* lo_out, ull* hi_out) {
   if (lo == hi) return false;  // exhausted
   if (c == 0) {
     if (lo < hi) return false;  // the one block was handed out
-    // Balanced contiguous blocks: the first total % n threads get one more.
-    ull q = total / n, r = total % n;
-    lo = tid * q + (tid < r ? tid : r);
-    hi = lo + q + (tid < r ? 1 : 0);
+    if (n == 1) {  // a team of one: the whole loop, no divisions
+      lo = 0;
+      hi = total;
+    } else {
+      // Balanced contiguous blocks: the first total % n threads get one more.
+      ull q = total / n, r = total % n;
+      lo = tid * q + (tid < r ? tid : r);
+      hi = lo + q + (tid < r ? 1 : 0);
+    }
     if (lo >= hi) return false;
   } else {
     if (lo > hi) {
