@@ -126,9 +126,10 @@ typedef void (*omp_collector_callback_t)(OMP_COLLECTORAPI_EVENT event);
 
 /* Returns 0 when every entry was processed (each has its own error code),
  * -1 for a NULL message or one with a malformed entry (a size below 16 or
- * not a multiple of 4). Every size is checked before any entry is
- * processed, so a malformed message is left untouched, byte for byte:
- * not even the entries before the bad one are answered. */
+ * not a multiple of 4). Entries are processed in order, each as if sent in
+ * a call of its own: those before a malformed entry are answered and take
+ * effect; the malformed entry and every one after it are left untouched,
+ * byte for byte. */
 int __omp_collector_api(void *msg);
 
 #ifdef __cplusplus

@@ -380,14 +380,20 @@ void finish_end_slow(Thread* me) {
 }  // namespace ora
 }  // namespace kite
 
-// Reads every entry's size before answering any: a malformed entry leaves
-// the whole message untouched.
+// The header's contract for a batch, quoted: requests "will be processed
+// sequentially, and will behave identically to the same requests made in
+// independent calls", and when an entry's size "is not a multiple of 4 or
+// less than 16 ... the remainder of the request is ignored, and -1 is
+// returned". So each entry is answered (and takes effect) before the next
+// one's size is even read; a bad size stops the walk there, leaving that
+// entry and everything after it untouched, and the answers and effects of
+// the entries before it stand.
 extern "C" KITE_EXPORT int __omp_collector_api(void* msg) {
   using kite::ora::Entry;
   if (!msg) return -1;
-  char* p = static_cast<char*>(msg);
-  for (Entry e{p}; e.size() != 0; e.at += e.size())
+  for (Entry e{static_cast<char*>(msg)}; e.size() != 0; e.at += e.size()) {
     if (!kite::ora::well_formed(e.size())) return -1;
-  for (Entry e{p}; e.size() != 0; e.at += e.size()) kite::ora::process(e);
+    kite::ora::process(e);
+  }
   return 0;
 }

@@ -1,6 +1,7 @@
 // The ORA collector interface, request by request: the program is its own
 // collector, finding __omp_collector_api with dlsym. Every request and
-// every error path (NULL and malformed messages left untouched, requests
+// every error path (NULL, malformed entries: those before answered, the
+// rest of the message untouched and not acted on; requests
 // before START, START twice, unknown requests and events, too little room,
 // PARENT_PRID from a worker, outside a region and from a thread the runtime
 // never saw), region ids at FORK and JOIN and across nested regions (active
@@ -159,19 +160,51 @@ static void* foreign_thread(void* arg) {
   return arg;
 }
 
+// Writes a malformed entry header (size `size`, a CURRENT_PRID request, the
+// marker in both answer fields) at the end of `m`, taking 12 bytes; returns
+// its offset.
+static int msg_add_bad(struct msg* m, int size) {
+  int req = OMP_REQ_CURRENT_PRID, marker = -7, at = m->len;
+  char* e = m->buf + at;
+  memcpy(e, &size, 4);
+  memcpy(e + 4, &req, 4);
+  memcpy(e + 8, &marker, 4);
+  m->len += 12;
+  return at;
+}
+
 static void malformed(void) {
   CHECK_EQ_LONG(api(NULL), -1);
-  // Not a multiple of 4, below the header: the call fails and nothing of
-  // the message changes, the well-formed entry before it included.
+  // A size not a multiple of 4, or below the header. The header: requests
+  // "will be processed sequentially, and will behave identically to the
+  // same requests made in independent calls"; at a bad size "the remainder
+  // of the request is ignored, and -1 is returned". So the well-formed
+  // entry before the bad one is answered (before START: SEQUENCE_ERR, no
+  // data), and nothing from the bad entry on changes: not even a
+  // well-formed entry placed right after its 12 bytes, which a runtime
+  // skipping bad entries by their size would answer.
   static const int bad_sizes[] = {18, 12, 0x7fffffff, -16, 4};
   for (unsigned k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; ++k) {
     struct msg m;
     msg_init(&m, 0);
+    char* d = msg_add(&m, OMP_REQ_STATE, 12);
+    memset(d, 0x5a, 12);
+    int bad_at = msg_add_bad(&m, bad_sizes[k]);
+    msg_add(&m, OMP_REQ_CURRENT_PRID, 8);
+    char before[sizeof m.buf];
+    memcpy(before, m.buf, sizeof before);
+    CHECK_EQ_LONG(msg_send(&m), -1);
+    CHECK_EQ_LONG(ec(&m, 0), OMP_ERRCODE_SEQUENCE_ERR);
+    CHECK_EQ_LONG(rsz(&m, 0), 0);
+    CHECK(memcmp(before + 16, m.buf + 16, 12) == 0);  // no data answered
+    CHECK(memcmp(before + bad_at, m.buf + bad_at, sizeof before - bad_at) == 0);
+  }
+  // A malformed first entry: nothing of the message changes.
+  {
+    struct msg m;
+    msg_init(&m, 0);
+    msg_add_bad(&m, 20 + 2);
     msg_add(&m, OMP_REQ_STATE, 12);
-    char* e = m.buf + m.len;
-    memcpy(e, &bad_sizes[k], 4);
-    int req = OMP_REQ_CURRENT_PRID;
-    memcpy(e + 4, &req, 4);
     char before[sizeof m.buf];
     memcpy(before, m.buf, sizeof before);
     CHECK_EQ_LONG(msg_send(&m), -1);
@@ -349,7 +382,33 @@ int main(void) {
   CHECK(serial_inner[0] != serial_inner[1]);
 
   // PAUSE: no events, repeated PAUSE ignored; RESUME brings them back.
-  CHECK_EQ_LONG(one(OMP_REQ_PAUSE, NULL, 0, NULL), OMP_ERRCODE_OK);
+  // The first PAUSE comes in a batch that goes on with a STATE, a
+  // malformed entry and a RESUME: the PAUSE takes effect and the STATE is
+  // answered as if each were sent alone; the RESUME after the bad entry is
+  // ignored (untouched, and the session stays paused).
+  {
+    struct msg m;
+    msg_init(&m, 4);
+    msg_add(&m, OMP_REQ_PAUSE, 0);
+    msg_add(&m, OMP_REQ_STATE, 12);
+    int bad_at = msg_add_bad(&m, 12);
+    msg_add(&m, OMP_REQ_RESUME, 0);
+    char before[sizeof m.buf];
+    memcpy(before, m.buf, sizeof before);
+    CHECK_EQ_LONG(msg_send(&m), -1);
+    CHECK_EQ_LONG(ec(&m, 0), OMP_ERRCODE_OK);
+    CHECK_EQ_LONG(rsz(&m, 0), 0);
+    CHECK_EQ_LONG(ec(&m, 1), OMP_ERRCODE_OK);
+    CHECK_EQ_LONG(rsz(&m, 1), 4);
+    int s;
+    memcpy(&s, data(&m, 1), 4);
+    CHECK_EQ_LONG(s, THR_SERIAL_STATE);
+    CHECK(memcmp(before + bad_at, m.buf + bad_at, sizeof before - bad_at) == 0);
+  }
+  reset_counts();
+#pragma omp parallel num_threads(2)
+  { sink = omp_get_thread_num(); }
+  CHECK_EQ_LONG(forks, 0);
   CHECK_EQ_LONG(one(OMP_REQ_PAUSE, NULL, 0, NULL), OMP_ERRCODE_OK);
   reset_counts();
 #pragma omp parallel num_threads(2)
