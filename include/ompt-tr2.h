@@ -165,9 +165,9 @@ typedef void (*ompt_new_parallel_callback_t)(ompt_task_id_t parent_task_id,
                                              ompt_parallel_id_t parallel_id,
                                              uint32_t requested_team_size,
                                              void *parallel_function);
-/* parallel_end, the wait_* barrier/taskwait/taskgroup events, implicit and
- * initial task begin/end, the *_end of worksharing, master, barrier,
- * taskwait, taskgroup, single_others */
+/* parallel_end, the wait_* barrier/taskwait/taskgroup events, implicit
+ * task begin/end, the *_end of worksharing, master, barrier, taskwait,
+ * taskgroup, single_others */
 typedef void (*ompt_parallel_callback_t)(ompt_parallel_id_t parallel_id,
                                          ompt_task_id_t task_id);
 /* loop_begin, sections_begin, single_in_block_begin, workshare_begin */
@@ -179,7 +179,7 @@ typedef void (*ompt_new_task_callback_t)(ompt_task_id_t parent_task_id,
                                          ompt_frame_t *parent_task_frame,
                                          ompt_task_id_t new_task_id,
                                          void *task_function);
-/* task_end */
+/* task_end, initial_task_begin, initial_task_end */
 typedef void (*ompt_task_callback_t)(ompt_task_id_t task_id);
 /* task_switch */
 typedef void (*ompt_task_switch_callback_t)(ompt_task_id_t suspended_task_id,

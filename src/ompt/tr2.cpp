@@ -555,10 +555,18 @@ void thread_end_slow(Thread* t) {
   emit_thread(kThreadEnd, t);
 }
 
+// TR2's table of events types initial_task_begin and _end as
+// ompt_task_callback_t, `void (*)(ompt_task_id_t task_id)`: the initial
+// task's id is the only argument (the initial task belongs to no parallel
+// region in TR2's terms). The 2013 proposal has no initial-task events: a
+// 2013 tool cannot register these numbers (tr2_2013.cpp), so nothing is
+// dispatched for it.
 void initial_task_slow(Thread* t, bool begin) {
+  if (is2013()) return;
   Task* task = &t->initial_task;
-  if (begin && !is2013()) task->ompt.task_data.value = new_id();
-  emit_parallel(begin ? kInitialTaskBegin : kInitialTaskEnd, nullptr, task);
+  if (begin) task->ompt.task_data.value = new_id();
+  if (auto f = cb<pub::ompt_task_callback_t>(begin ? kInitialTaskBegin : kInitialTaskEnd))
+    f(task_id(task));
 }
 
 void parallel_slow(Thread* me, Team* team, bool begin) {

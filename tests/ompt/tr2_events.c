@@ -6,8 +6,9 @@
 // thread (thread and idle, implicit tasks, barrier and wait_barrier, the
 // lock, nest lock and critical events with the mutex's address as wait
 // id, task begin/switch/end, taskwait), parallel ids and team sizes
-// through nested regions, ompt_control, and at exit that every thread
-// ended before runtime_shutdown.
+// through nested regions, the initial task's id as the one argument of its
+// begin and end, ompt_control, and at exit that every thread ended before
+// runtime_shutdown.
 // kite-test-threads: 2
 #include "kite_test.h"
 
@@ -80,8 +81,6 @@ static void on_parallel_begin(ompt_task_id_t parent, ompt_frame_t* frame, ompt_p
 PAIR(parallel_end)
 PAIR(implicit_task_begin)
 PAIR(implicit_task_end)
-PAIR(initial_task_begin)
-PAIR(initial_task_end)
 PAIR(barrier_begin)
 PAIR(barrier_end)
 PAIR(wait_barrier_end)
@@ -92,6 +91,12 @@ PAIR(wait_taskwait_end)
 PAIR(master_begin)
 PAIR(master_end)
 PAIR(loop_end)
+// TR2 gives the initial task's events ompt_task_callback_t: the task id
+// is the only argument.
+static void on_initial_task_begin(ompt_task_id_t t) {
+  log_ev(ompt_event_initial_task_begin, t, 0, 0);
+}
+static void on_initial_task_end(ompt_task_id_t t) { log_ev(ompt_event_initial_task_end, t, 0, 0); }
 static void on_wait_barrier_begin(ompt_parallel_id_t p, ompt_task_id_t t) {
   ompt_wait_id_t w = 0;
   ompt_state_t s = get_state(&w);
@@ -293,6 +298,14 @@ static void at_exit_check(void) {
     fprintf(stderr, "FAIL: initial_task_end %d times\n", count(ompt_event_initial_task_end));
     ++failures;
   }
+  // The initial task's end names the task its begin named.
+  for (int i = 0; i < g_n && i < kCap; ++i)
+    if (g_log[i].ev == ompt_event_initial_task_end &&
+        (g_log[i].a == 0 || g_log[i].a != g_log[1].a)) {
+      fprintf(stderr, "FAIL: initial_task_end got task id %lu, its begin %lu\n",
+              (unsigned long)g_log[i].a, (unsigned long)g_log[1].a);
+      ++failures;
+    }
   if (failures) _exit(1);
 }
 
@@ -354,7 +367,7 @@ int main(void) {
   CHECK_EQ_LONG(g_log[1].ev, ompt_event_initial_task_begin);
   const uint64_t initial_task = get_task_id(0);
   CHECK(initial_task != 0);
-  CHECK_EQ_LONG(g_log[1].b, initial_task);
+  CHECK_EQ_LONG(g_log[1].a, initial_task);  // the callback's one argument
   // Outside any region: no parallel id, no team.
   CHECK_EQ_LONG(get_parallel_id(0), 0);
   CHECK_EQ_LONG(get_team_size(0), -1);
