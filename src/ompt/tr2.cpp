@@ -475,9 +475,15 @@ Task* task_at(int depth) {
   return t;
 }
 
+// TR2 answers NULL only when "the current thread has no idle frame in its
+// call stack", and its worked example shows a worker's idle frame while
+// the worker runs an implicit task. A pool worker runs every implicit task
+// from inside the loop where it waits for work, so that loop's frame is on
+// its stack from thread_begin to thread_end, idle or not; the initial
+// thread (and any thread the program made) has none.
 void* idle_frame() {
   const Thread* me = tls_self;
-  return me && me->ompt.tr2_idle ? me->ompt.tr2_idle_frame : nullptr;
+  return me && me->is_worker ? me->ompt.tr2_idle_frame : nullptr;
 }
 
 // The runtime's own code, [lo, hi): found at activation, so that telling a

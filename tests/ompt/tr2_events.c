@@ -7,8 +7,9 @@
 // lock, nest lock and critical events with the mutex's address as wait
 // id, task begin/switch/end, taskwait), parallel ids and team sizes
 // through nested regions, the initial task's id as the one argument of its
-// begin and end, ompt_control, and at exit that every thread ended before
-// runtime_shutdown.
+// begin and end, the idle frame (the worker's, in the pool and in region
+// work alike; none on the initial thread), ompt_control, and at exit that
+// every thread ended before runtime_shutdown.
 // kite-test-threads: 2
 #include "kite_test.h"
 
@@ -56,8 +57,9 @@ static void on_thread_end(ompt_thread_type_t type, ompt_thread_id_t id) {
 }
 static uint64_t g_state_at_wait_barrier, g_idle_frame_at_idle;
 static void on_idle_begin(ompt_thread_id_t id) {
-  if (get_idle_frame()) __atomic_fetch_add(&g_idle_frame_at_idle, 1, __ATOMIC_RELAXED);
-  log_ev(ompt_event_idle_begin, id, 0, 0);
+  void* idle = get_idle_frame();
+  if (idle) __atomic_fetch_add(&g_idle_frame_at_idle, 1, __ATOMIC_RELAXED);
+  log_ev(ompt_event_idle_begin, id, 0, (uint64_t)(uintptr_t)idle);
 }
 static void on_idle_end(ompt_thread_id_t id) { log_ev(ompt_event_idle_end, id, 0, 0); }
 // The program's own code (its outlined functions), not the runtime's.
@@ -368,10 +370,12 @@ int main(void) {
   const uint64_t initial_task = get_task_id(0);
   CHECK(initial_task != 0);
   CHECK_EQ_LONG(g_log[1].a, initial_task);  // the callback's one argument
-  // Outside any region: no parallel id, no team.
+  // Outside any region: no parallel id, no team, no idle frame (the
+  // initial thread has none).
   CHECK_EQ_LONG(get_parallel_id(0), 0);
   CHECK_EQ_LONG(get_team_size(0), -1);
   CHECK(get_task_frame(0) != NULL);
+  CHECK(get_idle_frame() == NULL);
 
   // --- a region with an explicit barrier, a lock, a nest lock, a critical ---
   omp_lock_t lock;
@@ -381,10 +385,20 @@ int main(void) {
   uint64_t region = 0, in_region[2] = {0, 0};
   int sizes[2] = {0, 0}, outer_sizes[2] = {0, 0};
   uint64_t outer_ids[2] = {1, 1};
+  // The idle frame while running the region (TR2: NULL only when "the
+  // current thread has no idle frame in its call stack"): the worker's,
+  // under its implicit task's frame; none on the initial thread.
+  void* idle_in_region[2] = {NULL, NULL};
+  void* exit_in_region[2] = {NULL, NULL};
+  uint64_t worker_thread = 0;
   int holding = 0;
 #pragma omp parallel num_threads(2)
   {
     int t = omp_get_thread_num();
+    idle_in_region[t] = get_idle_frame();
+    ompt_frame_t* own = get_task_frame(0);
+    exit_in_region[t] = own ? own->exit_runtime_frame : NULL;
+    if (t == 1) worker_thread = get_thread_id();
     in_region[t] = get_parallel_id(0);
     sizes[t] = get_team_size(0);
     outer_ids[t] = get_parallel_id(1);
@@ -451,6 +465,17 @@ int main(void) {
     CHECK(idle > i && idle_end > idle && (task < 0 || task > idle_end));
   }
   CHECK(g_idle_frame_at_idle >= 1);
+  CHECK(idle_in_region[0] == NULL);
+  CHECK(idle_in_region[1] != NULL);
+  CHECK(exit_in_region[1] != NULL);
+  // Stacks grow down: the idle loop's frame is older than the body's.
+  CHECK((uintptr_t)idle_in_region[1] > (uintptr_t)exit_in_region[1]);
+  {
+    // The same frame the worker's idle_begin saw.
+    int wi = find(0, worker_thread, ompt_event_idle_begin, 0, 1);
+    CHECK(wi >= 0);
+    if (wi >= 0) CHECK_EQ_LONG(g_log[wi].c, (uint64_t)(uintptr_t)idle_in_region[1]);
+  }
 
   // The lock: each set waits (state wait_lock in the event), is acquired
   // and released, with the lock's address; the test_lock is acquired alone.
@@ -504,6 +529,7 @@ int main(void) {
   // --- nested regions: the inner region's ancestor is the outer one ---
   omp_set_max_active_levels(2);
   uint64_t outer = 0, inner_ids[2][2], inner_parent[2][2], inner_task_parent[2];
+  int inner_idle[2][2] = {{-1, -1}, {-1, -1}};
   memset(inner_ids, 0, sizeof inner_ids);
   memset(inner_parent, 0, sizeof inner_parent);
   int n0 = g_n;
@@ -517,6 +543,7 @@ int main(void) {
       int i = omp_get_thread_num();
       inner_ids[o][i] = get_parallel_id(0);
       inner_parent[o][i] = get_parallel_id(1);
+      inner_idle[o][i] = get_idle_frame() != NULL;
       CHECK_EQ_LONG(get_team_size(0), 2);
       CHECK_EQ_LONG(get_team_size(1), 2);
       CHECK_EQ_LONG(get_parallel_id(2), 0);
@@ -530,6 +557,9 @@ int main(void) {
       CHECK_EQ_LONG(inner_parent[o][i], outer);
       CHECK(inner_ids[o][i] != 0 && inner_ids[o][i] != outer);
       CHECK_EQ_LONG(inner_ids[o][i], inner_ids[o][0]);
+      // Every thread of the inner teams but the initial thread is a pool
+      // worker, its idle frame below both regions' frames.
+      CHECK_EQ_LONG(inner_idle[o][i], o == 0 && i == 0 ? 0 : 1);
     }
   CHECK(inner_ids[0][0] != inner_ids[1][0]);
   // Each inner parallel_begin names the outer implicit task that encountered it.

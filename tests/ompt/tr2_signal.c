@@ -226,7 +226,12 @@ int main(void) {
   CHECK_EQ_LONG(lk.wait_id, g_waited[ompt_event_wait_lock]);
   CHECK_EQ_LONG(lk.parallel_id, region);
   CHECK(lk.task_id != 0);
-  CHECK(lk.idle_frame == NULL);
+  // A worker waiting for a lock in region work still has its idle frame
+  // on its stack (TR2: NULL only for "no idle frame in its call stack"):
+  // the one it answers when idle in the pool.
+  CHECK(lk.idle_frame != NULL);
+  CHECK(lk.idle_frame == idle.idle_frame);
+  CHECK(ib.idle_frame == idle.idle_frame);
   CHECK_EQ_LONG(nl.state, ompt_state_wait_nest_lock);
   CHECK_EQ_LONG(nl.wait_id, (uint64_t)(uintptr_t)&nest);
   CHECK_EQ_LONG(nl.wait_id, g_waited[ompt_event_wait_nest_lock]);
