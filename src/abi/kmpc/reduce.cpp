@@ -51,19 +51,26 @@ KITE_EXPORT kmp_int32 __kmpc_reduce(ident_t*, kmp_int32, kmp_int32, size_t, void
 }
 
 // The blocking form ends with a barrier: every thread sees the combined
-// values after it. Tools see it as the reduction's synchronization
-// (sync_region and sync_region_wait of kind ompt_sync_region_reduction);
-// clang follows it with the construct's own implicit barrier
-// (__kmpc_barrier), reported apart.
+// values after it. It is the runtime's own barrier, so tools see it as one
+// (sync_region and sync_region_wait of kind
+// ompt_sync_region_barrier_implementation, state
+// wait_barrier_implementation), as __kmpc_copyprivate's second barrier.
+// Not ompt_sync_region_reduction: that kind is the one
+// ompt_callback_reduction passes for the reduction-begin/-end events
+// (OpenMP 5.2 §5.5.5: "The reduction-begin event occurs before a task
+// begins to perform loads and stores that belong to the implementation of
+// a reduction"), which combine_begin/combine_end already dispatch; a tool
+// registering both callbacks would see each reduction twice. clang follows it with the
+// construct's own implicit barrier (__kmpc_barrier), reported apart.
 KITE_EXPORT void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name* lck) {
   Thread* me = self();
   combine_end(lck, KITE_RETURN_ADDRESS());
   if (KITE_UNLIKELY(ompt::active())) {
-    ompt::barrier_slow(me, ompt_sync_region_reduction, ompt_scope_begin, KITE_RETURN_ADDRESS(),
-                       __builtin_dwarf_cfa());
+    ompt::barrier_slow(me, ompt_sync_region_barrier_implementation, ompt_scope_begin,
+                       KITE_RETURN_ADDRESS(), __builtin_dwarf_cfa());
     team_barrier(me);
-    ompt::barrier_slow(me, ompt_sync_region_reduction, ompt_scope_end, KITE_RETURN_ADDRESS(),
-                       nullptr);
+    ompt::barrier_slow(me, ompt_sync_region_barrier_implementation, ompt_scope_end,
+                       KITE_RETURN_ADDRESS(), nullptr);
     return;
   }
   team_barrier(me);
