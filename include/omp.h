@@ -226,6 +226,7 @@ extern int omp_get_ancestor_thread_num(int) __KITE_OMP_NOTHROW;
 extern int omp_get_team_size(int) __KITE_OMP_NOTHROW;
 extern int omp_get_active_level(void) __KITE_OMP_NOTHROW;
 extern int omp_in_final(void) __KITE_OMP_NOTHROW;
+extern int omp_in_explicit_task(void) __KITE_OMP_NOTHROW;
 extern int omp_get_cancellation(void) __KITE_OMP_NOTHROW;
 extern int omp_get_max_task_priority(void) __KITE_OMP_NOTHROW;
 

@@ -117,7 +117,7 @@ module omp_lib
   implicit none
 
   ! The OpenMP version gfortran 12 reports for its Fortran API.
-  integer, parameter :: openmp_version = 201511
+  integer, parameter :: openmp_version = 202111
 
   ! ---- locks -------------------------------------------------------------
   interface
@@ -302,6 +302,9 @@ module omp_lib
     function omp_in_final()
       logical(4) :: omp_in_final
     end function omp_in_final
+    function omp_in_explicit_task()
+      logical(4) :: omp_in_explicit_task
+    end function omp_in_explicit_task
     function omp_get_cancellation()
       logical(4) :: omp_get_cancellation
     end function omp_get_cancellation

@@ -6,7 +6,7 @@
       integer omp_lock_kind, omp_nest_lock_kind, openmp_version
       parameter (omp_lock_kind = 4)
       parameter (omp_nest_lock_kind = 8)
-      parameter (openmp_version = 201511)
+      parameter (openmp_version = 202111)
       integer omp_depend_kind
       parameter (omp_depend_kind = 16)
 
@@ -196,6 +196,8 @@
       integer(4) omp_get_ancestor_thread_num, omp_get_team_size
       external omp_in_final, omp_get_cancellation
       logical(4) omp_in_final, omp_get_cancellation
+      external omp_in_explicit_task
+      logical(4) omp_in_explicit_task
       external omp_get_max_task_priority
       integer(4) omp_get_max_task_priority
 

@@ -9,6 +9,7 @@ using namespace kite::fortran;
 extern "C" {
 
 KITE_EXPORT int32_t omp_in_final_(void) { return c_to_logical(omp_in_final()); }
+KITE_EXPORT int32_t omp_in_explicit_task_(void) { return c_to_logical(omp_in_explicit_task()); }
 KITE_EXPORT int32_t omp_get_cancellation_(void) { return c_to_logical(omp_get_cancellation()); }
 KITE_EXPORT int32_t omp_get_max_task_priority_(void) { return omp_get_max_task_priority(); }
 

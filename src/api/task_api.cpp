@@ -10,6 +10,13 @@ extern "C" {
 
 KITE_EXPORT int omp_in_final(void) { return task_in_final(self()) ? 1 : 0; }
 
+// OpenMP 5.2: true in an explicit task region (included, undeferred and
+// taskloop tasks too), false in an implicit or initial task.
+KITE_EXPORT int omp_in_explicit_task(void) {
+  Thread* me = self();
+  return me->task && me->task->kind == kTaskExplicit ? 1 : 0;
+}
+
 KITE_EXPORT int omp_get_max_task_priority(void) {
   runtime_init();
   return g_icv.max_task_priority;

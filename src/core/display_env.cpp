@@ -9,6 +9,7 @@
 #include "barrier.h"
 #include "device.h"
 #include "places.h"
+#include "version.h"
 
 namespace kite {
 
@@ -99,7 +100,7 @@ void display_env(bool verbose) {
   char tmp[1536];
 
   b.raw("\nOPENMP DISPLAY ENVIRONMENT BEGIN\n");
-  b.line("_OPENMP", "%d", 201511);
+  b.line("_OPENMP", "%u", kOpenmpVersion);
   b.line("OMP_DYNAMIC", "%s", i.dyn ? "TRUE" : "FALSE");
   b.line("OMP_NESTED", "%s", i.max_active_levels > 1 ? "TRUE" : "FALSE");
   list_value(tmp, sizeof tmp, i.nthreads, g_icv.nthreads_list, g_icv.nthreads_list_len,

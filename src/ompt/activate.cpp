@@ -12,9 +12,7 @@
 // is the tool; its initializer decides whether the OMPT interface becomes
 // active. Its finalizer runs at process exit or from ompt_finalize_tool.
 //
-// omp_version: Kite reports _OPENMP 201511 everywhere (OMP_DISPLAY_ENV,
-// omp_lib's openmp_version): it is the value of the compilers whose ABI it
-// implements (gcc 12's libgomp ABI), so tools get the same number here.
+// omp_version: kOpenmpVersion (core/version.h says why it is 5.2's).
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -23,6 +21,7 @@
 #include <string.h>
 
 #include "core/places.h"
+#include "core/version.h"
 #include "core/device.h"
 #include "ompt/callbacks.h"
 #include "ompt/ora.h"
@@ -36,7 +35,7 @@ namespace ompt {
 
 namespace {
 
-constexpr unsigned kOmpVersion = 201511;
+constexpr unsigned kOmpVersion = kOpenmpVersion;
 const char kRuntimeVersion[] = "kite " KITE_VERSION_STRING;
 
 typedef ompt_start_tool_result_t* (*StartToolFn)(unsigned int, const char*);

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   run_child(&r, "quiet", on);
   CHECK_CHILD(r.status == 0, &r);
   CHECK_CHILD(check_block(r.err, &r) == 1, &r);
-  CHECK_CHILD(strncmp(r.err, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n  _OPENMP = '201511'\n", 53) == 0, &r);
+  CHECK_CHILD(strncmp(r.err, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n  _OPENMP = '202111'\n", 53) == 0, &r);
   CHECK_CHILD(strstr(r.err, "  OMP_NUM_THREADS = '3,2'\n") != NULL, &r);
   CHECK_CHILD(strstr(r.err, "  OMP_SCHEDULE = 'GUIDED,7'\n") != NULL, &r);
   CHECK_CHILD(strstr(r.err, "  OMP_NESTED = 'TRUE'\n") != NULL, &r);

@@ -30,7 +30,7 @@ int main(void) {
   CHECK_EQ_LONG(omp_get_thread_num(), 0);
   CHECK_EQ_LONG(rec_start_calls, 1);
   CHECK_EQ_LONG(rec_init_calls, 1);
-  CHECK_EQ_LONG(rec_omp_version, 201511);
+  CHECK_EQ_LONG(rec_omp_version, 202111);
   CHECK(strncmp(rec_runtime_version, "kite ", 5) == 0);
 
   /* Exactly: thread_begin(initial), initial task begin. */

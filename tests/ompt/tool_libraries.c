@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
       "OMPT tool init: opening /nonexistent/libkite-no-such-tool.so",
       "OMPT tool init: cannot open /nonexistent/libkite-no-such-tool.so: ",
       "OMPT tool init: found ompt_start_tool in " KITE_TEST_TOOL_LIB,
-      "OMPT tool init: calling ompt_start_tool(201511, \"kite ",
+      "OMPT tool init: calling ompt_start_tool(202111, \"kite ",
       "OMPT tool init: ompt_start_tool returned a tool",
       "OMPT tool init: calling the tool's initializer",
       "OMPT tool init: the initializer returned 1: the OMPT interface is active",

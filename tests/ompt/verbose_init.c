@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     static const char* const found[] = {
         "OMPT tool init: looking for ompt_start_tool in the process",
         "OMPT tool init: found in ",
-        "OMPT tool init: calling ompt_start_tool(201511, \"kite ",
+        "OMPT tool init: calling ompt_start_tool(202111, \"kite ",
         "OMPT tool init: ompt_start_tool returned a tool",
         "OMPT tool init: calling the tool's initializer (initial device ",
         "OMPT tool init: the initializer returned 1: the OMPT interface is active"};

@@ -5,6 +5,7 @@
 
 #include "core/icv.h"
 #include "core/team.h"
+#include "core/version.h"
 #include "ompd/runtime/debug.h"
 
 // The clang ABI's wrappers (abi/kmpc/fork.cpp, task.cpp).
@@ -23,8 +24,8 @@ namespace {
 using namespace kite;
 using ompd::DebugThread;
 
-// The _OPENMP value Kite reports everywhere (ompt/activate.cpp says why).
-constexpr unsigned kOmpdOpenmpVersion = 201511;
+// The OpenMP version Kite states everywhere (core/version.h says why).
+constexpr unsigned kOmpdOpenmpVersion = kOpenmpVersion;
 
 #define KITE_FIELD_COUNT(name, type, member) +1
 #define KITE_CONST_COUNT(name, expr) +1

@@ -18,7 +18,7 @@ program kite_module
 
   call kite_test_require_kite()
   errors = 0
-  if (openmp_version /= 201511) call fail('openmp_version')
+  if (openmp_version /= 202111) call fail('openmp_version')
 
   call omp_set_num_threads(2)
   call omp_set_dynamic(.false.)

@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
   RC(p_ompd_process_initialize(&context, &as), ompd_rc_ok);
   if (!as) return 1;
   RC(p_ompd_get_omp_version(as, &v), ompd_rc_ok);
-  CHECK(v == 201511);
+  CHECK(v == 202111);
   RC(p_ompd_get_omp_version(as, NULL), ompd_rc_bad_input);
   RC(p_ompd_get_omp_version_string(as, &s), ompd_rc_ok);
   CHECK(strstr(s, "Kite") != NULL);
