@@ -23,9 +23,10 @@ void team_begin(Thread* me, int index) {
   ts.league_saved_task = task->ompt.task_data;
   task->ompt.task_data = ompt_data_none;
   task->ompt.league = &ts.league;
+  ts.league_team = ompt_data_none;  // the team's own, as for a host league
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
   if (cb)
-    cb(ompt_scope_begin, &ts.league, &task->ompt.task_data, unsigned(me->league_size),
+    cb(ompt_scope_begin, &ts.league_team, &task->ompt.task_data, unsigned(me->league_size),
        unsigned(index), ompt_task_initial);
 }
 

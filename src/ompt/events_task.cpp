@@ -292,11 +292,20 @@ void league_slow(Thread* me, ompt_scope_endpoint_t ep, ompt_data_t* league, int 
 void league_task_slow(Thread* me, ompt_data_t* league, int n, int index, void (*fn)(void*),
                       void* data) {
   Task* task = me->task;
-  // The inquiries answer an initial task's region from the task itself.
+  // The inquiries answer an initial task's region from the task itself:
+  // ompt_get_parallel_info(0) in a team is the league.
   task->ompt.league = league;
+  // The implicit_task events of the team's initial task carry data of the
+  // team's own (fresh, like every initial task's: the task's
+  // implicit_parallel_data, unused otherwise while `league` is set), not
+  // the league's: a tool that initializes the parallel data of each
+  // initial task it is told of (LLVM's OMPT test tool does) would
+  // otherwise overwrite the league's, and the league's parallel_end would
+  // no longer carry what its parallel_begin was given.
   auto cb = callback<ompt_callback_implicit_task_t>(ompt_callback_implicit_task);
-  if (cb) cb(ompt_scope_begin, league, &task->ompt.task_data, unsigned(n), unsigned(index),
-             ompt_task_initial);
+  if (cb)
+    cb(ompt_scope_begin, &task->ompt.implicit_parallel_data, &task->ompt.task_data, unsigned(n),
+       unsigned(index), ompt_task_initial);
   task->ompt.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_cfa;
   kite_ompt_call_outlined(fn, data, &task->ompt.frame);
   task->ompt.frame.exit_frame.ptr = nullptr;

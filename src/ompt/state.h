@@ -27,8 +27,11 @@ struct ThreadState {
   // the league's data and codeptr_ra, the team now running in the target's
   // initial task, and that task's own data, set aside while a team's
   // initial task borrows the task record. league_open: parallel_begin was
-  // reported, so the rest of the league is too.
+  // reported, so the rest of the league is too. league_team: the parallel
+  // data the running team's initial task is reported with (its own, not
+  // the league's: see league_task_slow).
   ompt_data_t league;
+  ompt_data_t league_team;
   const void* league_ra;
   ompt_data_t league_saved_task;
   int league_index;

@@ -2,8 +2,12 @@
  * (gcc: GOMP_teams_reg, GOMP_teams4 in the target's initial task; clang:
  * __kmpc_fork_teams): parallel_begin/end with league | invoker_runtime and
  * the call's return address in the program, one initial task per team
- * (implicit_task, ompt_task_initial, index = team number) in the league's
- * region, and inside each team ompt_get_parallel_info(0) answers the league
+ * (implicit_task, ompt_task_initial, index = team number), each with
+ * parallel data of its own, fresh at its begin (not the league's: a tool
+ * initializing each initial task's parallel data, as LLVM's OMPT test tool
+ * does, would overwrite the league's, and the league's end would carry
+ * another value than its begin), and inside each team
+ * ompt_get_parallel_info(0) answers the league
  * (its data, the number of teams) and ompt_get_task_info(0) the team's
  * initial task, with parallel_data NULL as for every initial task
  * (6.0 §36.15).
@@ -69,7 +73,9 @@ static void check_league(rec_thread* me, int from, const char* what) {
     rec_event* e = &me->ev[ib];
     CHECK_EQ_LONG(e->index, t);
     CHECK_EQ_LONG(e->n, NTEAMS);
-    CHECK_EQ_LONG(e->parallel_id, pb->parallel_id);
+    CHECK(e->have_pd);
+    CHECK_EQ_LONG(e->pd_preset, 0);
+    CHECK(e->parallel_id != pb->parallel_id);
     int ie = rec_next(me, ib, EV_INITIAL_END);
     CHECK(ie > ib);
     if (ie < 0) return;

@@ -3,7 +3,8 @@
  * end of the league. Tools still see the league, nested in the target
  * region's initial task: parallel_begin (flags league | invoker_runtime,
  * GOMP_teams's return address in the program), the team's initial task
- * (implicit_task, ompt_task_initial, index 0, in the league's region), and
+ * (implicit_task, ompt_task_initial, index 0, with parallel data of its own,
+ * ompt_data_none at its begin, not the league's), and
  * both ended when the target region ends, before its initial task's end.
  * Inside the team, ompt_get_parallel_info(0) answers the league. Called
  * here directly, as an old binary would.
@@ -22,6 +23,7 @@ static int log_ev[MAXLOG], nlog;
 static const void* league_ra;
 static ompt_data_t* league_data;
 static ompt_data_t* team_region_data;
+static uint64_t team_region_value = 99;
 static unsigned team_index = 99, league_requested;
 static int league_flags;
 static ompt_get_parallel_info_t get_parallel_info;
@@ -55,10 +57,11 @@ static void on_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t* pd, ompt_dat
                              unsigned n, unsigned index, int flags) {
   (void)td, (void)n;
   if (!(flags & ompt_task_initial)) return;
-  if (ep == ompt_scope_begin && pd && league_data && pd == league_data) {
+  if (ep == ompt_scope_begin && in_target && nlog && log_ev[nlog - 1] == LEAGUE_BEGIN) {
     add(TEAM_BEGIN);
     team_index = index;
     team_region_data = pd;
+    team_region_value = pd ? pd->value : 99;
     return;
   }
   if (ep == ompt_scope_end && in_target && nlog && log_ev[nlog - 1] != TARGET_INITIAL_BEGIN &&
@@ -132,6 +135,7 @@ int main(void) {
   CHECK_EQ_LONG(league_flags, ompt_parallel_league | ompt_parallel_invoker_runtime);
   CHECK_EQ_LONG(league_requested, 1);
   CHECK_EQ_LONG(team_index, 0);
-  CHECK(team_region_data == league_data);
+  CHECK(team_region_data != NULL && team_region_data != league_data);
+  CHECK_EQ_LONG(team_region_value, 0);
   KITE_TEST_END();
 }

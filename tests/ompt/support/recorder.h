@@ -49,6 +49,7 @@ typedef struct rec_event {
   void* enter_frame;
   int state;           /* ompt_get_state() inside the callback */
   int have_pd;         /* parallel_data argument was non-NULL */
+  int pd_preset;       /* initial task begin: its parallel data was not ompt_data_none */
 } rec_event;
 
 typedef struct rec_thread {
@@ -133,15 +134,20 @@ static void rec_parallel_end(ompt_data_t* pd, ompt_data_t* enc, int flags, const
 static void rec_implicit_task(ompt_scope_endpoint_t ep, ompt_data_t* pd, ompt_data_t* td,
                               unsigned n, unsigned index, int flags) {
   int initial = (flags & ompt_task_initial) != 0;
+  int preset = 0;
   if (ep == ompt_scope_begin) {
     td->value = rec_get_unique_id();
-    /* An initial task's own implicit region gets an id here; a league
-     * already got one at its parallel_begin. */
-    if (initial && pd && !pd->value) pd->value = rec_get_unique_id();
+    /* An initial task's own implicit region gets an id here (its data is
+     * fresh, as LLVM's OMPT test tool requires; pd_preset says if not). */
+    if (initial && pd) {
+      preset = pd->value != 0;
+      if (!preset) pd->value = rec_get_unique_id();
+    }
   }
   rec_event* e = rec_push(ep == ompt_scope_begin ? (initial ? EV_INITIAL_BEGIN : EV_IMPLICIT_BEGIN)
                                                  : (initial ? EV_INITIAL_END : EV_IMPLICIT_END));
   if (!e) return;
+  e->pd_preset = preset;
   e->have_pd = pd != NULL;
   e->parallel_id = pd ? pd->value : 0;
   e->task_id = td->value;
