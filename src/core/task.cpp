@@ -483,6 +483,9 @@ void complete(Thread* me, Task* t) {
       wake = true;
     release_ref(me, t);
   }
+  // No team: a detachable task of a thread outside any parallel region,
+  // whose creator (the only one to wait for it) polls its counts.
+  if (!team) return;
   // Counted by the completing thread (seq_cst: ordered before the check
   // for a waiter, which pairs with that waiter's registration and check).
   TeamTasks* tt = team->tasks.load(std::memory_order_acquire);
@@ -636,8 +639,25 @@ void task_submit(Thread* me, Task* t) {
   task_make_ready(me, t);
 }
 
-// Undeferred execution: the creator runs the task now, after its
-// predecessors (if any) completed, and waits for its detach event.
+namespace {
+
+// A detachable undeferred task whose body ran: it becomes a child of its
+// creator as task_submit counts a deferred one (the reference on an
+// explicit creator it holds already), and loses kTaskUndeferred, before
+// its event can complete it.
+void adopt_as_deferred(Thread* me, Task* t) {
+  Task* parent = t->parent;
+  Team* team = t->team;
+  parent->rt.counts.fetch_add(kChild, std::memory_order_relaxed);
+  if (Taskgroup* tg = t->rt.taskgroup) tg->pending.fetch_add(1, std::memory_order_relaxed);
+  if (team) count_task(me, team, team_tasks(team), &TaskCount::created, &TeamTasks::outside_created);
+  t->rt.flags &= static_cast<uint8_t>(~kTaskUndeferred);
+}
+
+}  // namespace
+
+// Undeferred execution with dependences: the creator waits until the
+// task's predecessors (if any) completed, running other tasks meanwhile.
 void task_wait_own_dependences(Thread* me, Task* t) {
   t->rt.npred.store(1, std::memory_order_relaxed);
   depend_register(me, t->parent, t);
@@ -677,14 +697,20 @@ void task_run_now(Thread* me, Task* t, bool silent) {
     t->rt.fn(t->rt.arg);
     me->task = parent;
   }
-  if ((t->rt.flags & kTaskDetached) &&
-      t->rt.detach.fetch_sub(1, std::memory_order_acq_rel) != 1) {
-    task_wait_until(
-        me, team,
-        [](void* c) {
-          return static_cast<Task*>(c)->rt.detach.load(std::memory_order_acquire) == 0;
-        },
-        t);
+  if (t->rt.flags & kTaskDetached) {
+    // The creator goes on now: an undeferred task suspends its generating
+    // task only "until execution of the structured block associated with
+    // the undeferred task is completed" (5.2 glossary, undeferred task);
+    // the task itself completes when its allow-completion event is
+    // fulfilled too (§12.5.2), possibly after the creator's next
+    // statements fulfil it. While the event is pending, the task is
+    // counted from here as a deferred task is (a child of its creator, in
+    // its taskgroup and the team's count), so taskwait, taskgroup and the
+    // barrier wait for it, and whoever fulfils the event completes it on
+    // the deferred path. (An event fulfilled already, by the body itself
+    // say, leaves the count at 1, ours: it completes here, undeferred.)
+    if (t->rt.detach.load(std::memory_order_acquire) > 1) adopt_as_deferred(me, t);
+    if (t->rt.detach.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   }
   complete(me, t);
 }
@@ -813,9 +839,29 @@ inline size_t stack_task_arg_space(const TaskSpec& spec) {
   return size_t(spec.arg_size > 0 ? spec.arg_size : 0) + size_t(spec.arg_align > 0 ? spec.arg_align : 1);
 }
 
+// Before an included task with dependences runs: its siblings all
+// completed before it, except detachable ones whose creator went on with
+// their events pending (task_run_now); it waits for those. Outside any
+// parallel region no other task can run meanwhile: only another thread can
+// fulfil the events, so the wait says so once.
+KITE_NOINLINE void wait_detached_siblings(Thread* me, Task* parent) {
+  if (children_of(parent->rt.counts.load(std::memory_order_acquire)) == 0) return;
+  static std::atomic<bool> told{false};
+  if (!me->team && !told.exchange(true, std::memory_order_relaxed))
+    warn("a task with dependences outside any parallel region waits for a detached sibling "
+         "task's event; only another thread can fulfil it");
+  task_wait_until(
+      me, me->team,
+      [](void* c) {
+        return children_of(static_cast<Task*>(c)->rt.counts.load(std::memory_order_acquire)) == 0;
+      },
+      parent);
+}
+
 template <bool kTraced>
 void run_included(Thread* me, const TaskSpec& spec) {
   Task* parent = me->task;
+  if (spec.depend) wait_detached_siblings(me, parent);
   Task t;
   init_stack_task(me, t, parent, spec, kTaskUndeferred);
   TaskRuntime& rt = t.rt;
@@ -832,9 +878,10 @@ void run_included(Thread* me, const TaskSpec& spec) {
     ompt::clear_enter_frame(parent);
   } else {
     spec.fn(arg);
-    me->task = parent;
   }
-  if (rt.deps) depend_table_free(me, rt.deps);
+  // Its children are included too, complete by now, except detachable
+  // ones left to their events: they refer to it until they complete.
+  finish_on_stack(me, t, parent);
 }
 
 // A task its creator runs at once (an if(0) task, or one the throttle runs
@@ -886,7 +933,7 @@ void spawn_traced(Thread* me, const TaskSpec& spec) {
     run_included<true>(me, spec);
     return;
   }
-  if (me->team->nthreads == 1 && solo_runs_now(me->team, parent, spec)) {
+  if (me->team && me->team->nthreads == 1 && solo_runs_now(me->team, parent, spec)) {
     run_on_stack<true>(me, spec);  // task_must_run_now's answer for a team of one
     ompt::clear_enter_frame(parent);
     return;
@@ -1012,8 +1059,6 @@ void task_fulfill_event(void* event) {
     warn("omp_fulfill_event: null event handle ignored");
     return;
   }
-  Team* team = t->team;
-  const bool undeferred = (t->rt.flags & kTaskUndeferred) != 0;
   // Reported while the event still holds the task alive.
   if (ompt::active() && t->rt.detach.load(std::memory_order_acquire) > 0)
     ompt::task_fulfill_slow(t, t->rt.detach.load(std::memory_order_acquire) == 1);
@@ -1022,10 +1067,8 @@ void task_fulfill_event(void* event) {
     if (left <= 0) warn("omp_fulfill_event: event %p fulfilled twice or not a detach event", event);
     return;
   }
-  if (undeferred) {
-    if (team) task_notify(team);  // the creator waits inline and completes it
-    return;
-  }
+  // The body ended too. An undeferred task is deferred by now: its creator
+  // adopted it (adopt_as_deferred) before the decrement this one follows.
   complete(self(), t);
 }
 

@@ -154,7 +154,9 @@ bool task_must_run_now(Thread* me, const TaskSpec& spec);
 // In a team of one thread, are the dependences of a new child of `creator`
 // met already (no deferred child of it incomplete)? False in larger teams.
 bool task_deps_met_alone(Team* team, Task* creator);
-// Runs a prepared task inline (undeferred / included). silent: no
+// Runs a prepared task inline (undeferred / included). A detachable task
+// whose event is still pending when its body returns is left to complete
+// when the event is fulfilled (the caller goes on). silent: no
 // task_schedule events (a body the caller reports itself, or a task never
 // reported as created).
 void task_run_now(Thread* me, Task* t, bool silent = false);

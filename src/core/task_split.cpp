@@ -138,7 +138,8 @@ void task_undeferred_begin(Thread* me, Task* t, const void* codeptr_ra, void* en
 
 // The body already ran (as `t`, so its children and taskwaits are its
 // own); completing it goes through the core's undeferred path with an
-// empty body, which also waits for a pending detach event.
+// empty body (which leaves a task whose detach event is pending to
+// complete when the event is fulfilled).
 void task_undeferred_end(Thread* me, Task* t) {
   Task* parent = t->parent;
   me->task = parent;

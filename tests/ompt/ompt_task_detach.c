@@ -1,10 +1,22 @@
 /* Detached tasks: a body that ends before its event is fulfilled reports
  * ompt_task_detach, then ompt_task_late_fulfill from omp_fulfill_event; an
  * event fulfilled inside the body reports ompt_task_early_fulfill, then the
- * body's end ompt_task_complete.
+ * body's end ompt_task_complete. An undeferred one (if(0)) whose event its
+ * creator fulfils after the construct: created undeferred, ompt_task_detach
+ * at the body's end (the creator goes on), ompt_task_late_fulfill.
  * kite-test-threads: 1 2 4 */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <unistd.h>
 #include "kite_test.h"
 #include "support/task_recorder.h"
+
+static void on_alarm(int sig) {
+  (void)sig;
+  static const char msg[] = "FAIL: hang: the creator of a detach if(0) task waited for its event\n";
+  (void)!write(2, msg, sizeof msg - 1);
+  _exit(2);
+}
 
 static int body_done;
 
@@ -65,6 +77,40 @@ int main(void) {
   if (m == 2) {
     CHECK_EQ_LONG(st[0], ompt_task_early_fulfill);
     CHECK_EQ_LONG(st[1], ompt_task_complete);
+  }
+
+  /* Undeferred, fulfilled by its creator after the construct. */
+  signal(SIGALRM, on_alarm);
+  alarm(30);
+  omp_event_handle_t ev3;
+  int body3 = 0;
+  from = primary->count;
+#pragma omp parallel shared(body3)
+#pragma omp masked
+  {
+#pragma omp task detach(ev3) if (0) shared(body3)
+    body3 = 1;
+    omp_fulfill_event(ev3);
+  }
+  alarm(0);
+  CHECK_EQ_LONG(body3, 1);
+  uint64_t id3 = 0;
+  int flags3 = 0;
+  for (int i = from; i < primary->count; ++i)
+    if (primary->ev[i].ev == EV_TASK_CREATE) {
+      id3 = primary->ev[i].task_id;
+      flags3 = primary->ev[i].flags;
+      break;
+    }
+  CHECK(id3 != 0);
+  CHECK(flags3 & ompt_task_undeferred);
+  CHECK(flags3 & ompt_task_explicit);
+  m = statuses(id3, st, 8);
+  /* As prior task: detach (back to the creator), then the late fulfill. */
+  CHECK_EQ_LONG(m, 2);
+  if (m == 2) {
+    CHECK_EQ_LONG(st[0], ompt_task_detach);
+    CHECK_EQ_LONG(st[1], ompt_task_late_fulfill);
   }
   KITE_TEST_END();
 }

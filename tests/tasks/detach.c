@@ -80,11 +80,13 @@ int main(void) {
   pthread_join(th, NULL);
   CHECK_EQ_LONG(body, 1);
 
-  /* Undeferred detached task: if(0) waits for the event (fulfilled by a
-   * task created before it). That task must not start before the if(0)
-   * task's body ran: a runtime may run any task at once (Kite does in a
-   * team of one thread), so it is held back by a dependence on a detached
-   * gate task, whose event only the if(0) task's body fulfills. */
+  /* Undeferred detached task: its creator goes on once the if(0) body
+   * ran; the event is fulfilled later by a task created before it, and the
+   * single's barrier waits for that (tests/tasks/detach_if0.c has more).
+   * That task must not start before the if(0) task's body ran: a runtime
+   * may run any task at once (Kite does in a team of one thread), so it is
+   * held back by a dependence on a detached gate task, whose event only
+   * the if(0) task's body fulfills. */
   int undeferred_after = 0;
 #pragma omp parallel shared(undeferred_after)
 #pragma omp single
