@@ -37,14 +37,16 @@ void** to_depend_array(const DependItem* deps, int n, void** array) {
       ++nin;
     }
   for (int i = 0; i < n; ++i) {
-    // Object kinds of depend.cpp: out 2, inoutset 5; an out item on a null
-    // address is omp_all_memory.
+    // Object kinds of depend.cpp: out 2, inout 3, inoutset 5; an out or
+    // inout item on a null address is omp_all_memory.
     if (deps[i].type == DependType::kInoutset) {
       obj[0] = deps[i].addr;
       obj[1] = reinterpret_cast<void*>(uintptr_t(5));
-    } else if (deps[i].type == DependType::kAllMemory) {
+    } else if (deps[i].type == DependType::kAllMemoryOut ||
+               deps[i].type == DependType::kAllMemoryInout) {
       obj[0] = nullptr;
-      obj[1] = reinterpret_cast<void*>(uintptr_t(2));
+      obj[1] = reinterpret_cast<void*>(
+          uintptr_t(deps[i].type == DependType::kAllMemoryOut ? 2 : 3));
     } else {
       continue;
     }

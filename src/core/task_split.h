@@ -9,8 +9,17 @@
 
 namespace kite {
 
-// One dependence item, ABI-independent.
-enum class DependType : uint8_t { kIn, kOut, kInout, kMutexinoutset, kInoutset, kAllMemory };
+// One dependence item, ABI-independent. omp_all_memory comes as out or
+// inout (the same ordering; a tool is told which).
+enum class DependType : uint8_t {
+  kIn,
+  kOut,
+  kInout,
+  kMutexinoutset,
+  kInoutset,
+  kAllMemoryOut,
+  kAllMemoryInout
+};
 struct DependItem {
   void* addr;
   DependType type;

@@ -42,6 +42,16 @@ ompt_dependence_type_t object_kind(uintptr_t k) {
   }
 }
 
+// An out-like item on a null address is omp_all_memory (depend.h), which
+// tools are told as such (5.2 ompt_dependence_type_t:
+// ompt_dependence_type_out_all_memory, _inout_all_memory), with a null
+// variable.
+ompt_dependence_type_t out_like(void* addr, ompt_dependence_type_t kind) {
+  if (addr) return kind;
+  return kind == ompt_dependence_type_out ? ompt_dependence_type_out_all_memory
+                                          : ompt_dependence_type_inout_all_memory;
+}
+
 // Translates a libgomp depend array. gcc passes out and inout items in one
 // group it does not tell apart; both order the task after every earlier
 // sibling item on the address, which is inout's meaning, so they are
@@ -61,20 +71,24 @@ void report_dependences(Task* t, void** depend) {
   if (word(0)) {
     size_t nout = word(1);
     for (size_t i = 0; i < n; ++i)
-      set(i, depend[2 + i], i < nout ? ompt_dependence_type_inout : ompt_dependence_type_in);
+      set(i, depend[2 + i],
+          i < nout ? out_like(depend[2 + i], ompt_dependence_type_inout) : ompt_dependence_type_in);
   } else {
     size_t nout = word(2), nmtx = word(3), nin = word(4);
     size_t normal = nout + nmtx + nin;
     if (normal > n) normal = n;  // the core warned about it already
     for (size_t i = 0; i < n; ++i) {
       if (i < normal) {
-        ompt_dependence_type_t kind = i < nout          ? ompt_dependence_type_inout
+        ompt_dependence_type_t kind = i < nout ? out_like(depend[5 + i], ompt_dependence_type_inout)
                                       : i < nout + nmtx ? ompt_dependence_type_mutexinoutset
                                                         : ompt_dependence_type_in;
         set(i, depend[5 + i], kind);
       } else {
         void** obj = static_cast<void**>(depend[5 + i]);
-        set(i, obj[0], object_kind(reinterpret_cast<uintptr_t>(obj[1])));
+        ompt_dependence_type_t kind = object_kind(reinterpret_cast<uintptr_t>(obj[1]));
+        if (kind == ompt_dependence_type_out || kind == ompt_dependence_type_inout)
+          kind = out_like(obj[0], kind);
+        set(i, obj[0], kind);
       }
     }
   }

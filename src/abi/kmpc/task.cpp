@@ -129,8 +129,16 @@ int convert_deps(kmp_int32 ndeps, const kmp_depend_info* list, kmp_int32 nnoalia
   int k = 0;
   auto add = [&](const kmp_depend_info& d) {
     DependType type;
-    if (d.flags & 0x80) type = DependType::kAllMemory;
-    else if (d.flags & 0x2) type = DependType::kInout;
+    // omp_all_memory: clang 15 and later set flag 0x80 alone, for out and
+    // inout alike (so tools are told out, as libomp tells them); the
+    // address -1 with the in/out flags means it too (libomp accepts that
+    // form, which its own tests emulate).
+    if ((d.flags & 0x80) || d.base_addr == -1) {
+      type = (d.flags & 0x3) == 0x3 ? DependType::kAllMemoryInout : DependType::kAllMemoryOut;
+      out[k++] = {nullptr, type};
+      return;
+    }
+    if (d.flags & 0x2) type = DependType::kInout;
     else if (d.flags & 0x4) type = DependType::kMutexinoutset;
     else if (d.flags & 0x8) type = DependType::kInoutset;
     else if (d.flags & 0x1) type = DependType::kIn;
