@@ -232,9 +232,10 @@ bool loop_doacross_start(Thread* self, unsigned ncounts, const ull* counts, int 
   // sink names an iteration already complete: no state, and the posts and
   // waits return at once (doacross_dims is 0); and, as for any loop, one
   // chunk when no tool watches.
+  // (A tool is told of every post and wait: the state is kept for it.)
   const bool solo = construct_nthreads(self) == 1;
-  WorkShare* ws = loop_enter(self, spec, kind, ch, ncounts && !solo ? doacross_init : nullptr,
-                             &init, solo);
+  const bool state = ncounts && (!solo || ompt::active());
+  WorkShare* ws = loop_enter(self, spec, kind, ch, state ? doacross_init : nullptr, &init, solo);
   if (codeptr_ra) ompt::on_work_begin(self, ompt::loop_work_type(kind), ws->total, codeptr_ra);
   if (!out) return true;
   return loop_next(self, out);
@@ -251,6 +252,9 @@ void doacross_post(Thread* self, const ull* v) {
   const unsigned nc = st->ncounts;
   for (unsigned d = 0; d < nc; ++d)
     if (v[d] >= st->counts[d]) return;
+  // Before the iteration is published: a tool orders what follows its
+  // report after what preceded the post.
+  if (KITE_UNLIKELY(ompt::active())) ompt::doacross_slow(self, v, nc, ompt_dependence_type_source);
   const ull e = entry_of(st, v[0]);
   if (st->flat) {
     // Only the entry's thread writes it; keep the latest (largest) vector.
@@ -275,20 +279,17 @@ void doacross_post(Thread* self, const ull* v) {
     for (unsigned d = 0; d < nc; ++d) st->vec[e * nc + d].store(v[d], std::memory_order_relaxed);
     st->seq[e].store(s + 2, std::memory_order_release);
   }
-  // Pairs with the fence in doacross_wait: either the waiter sees our
+  // Pairs with the fence in wait_posted: either the waiter sees our
   // progress, or we see it sleeping and wake it.
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (st->posted.sleepers.load(std::memory_order_relaxed) != 0) st->posted.add_and_wake(1);
 }
 
-void doacross_wait(Thread* self, const ull* v, bool is_signed) {
-  DoacrossState* st = current(self);
-  if (!st) return;
-  const unsigned nc = st->ncounts;
-  for (unsigned d = 0; d < nc; ++d) {
-    if (is_signed && static_cast<long long>(v[d]) < 0) return;
-    if (v[d] >= st->counts[d]) return;
-  }
+namespace {
+
+// Blocks until the iteration `v` (in range) was posted, or the team was
+// cancelled.
+void wait_posted(Thread* self, DoacrossState* st, const ull* v) {
   const ull e = entry_of(st, v[0]);
   const ull want = st->flat ? flatten(st, v) : 0;
   if (reached(st, e, want, v)) return;
@@ -307,6 +308,23 @@ void doacross_wait(Thread* self, const ull* v, bool is_signed) {
     st->posted.sleepers.fetch_sub(1, std::memory_order_relaxed);
     if (done || reached(st, e, want, v)) return;
   }
+}
+
+}  // namespace
+
+void doacross_wait(Thread* self, const ull* v, bool is_signed) {
+  DoacrossState* st = current(self);
+  if (!st) return;
+  const unsigned nc = st->ncounts;
+  // A sink outside the iteration space names no iteration: no dependence.
+  for (unsigned d = 0; d < nc; ++d) {
+    if (is_signed && static_cast<long long>(v[d]) < 0) return;
+    if (v[d] >= st->counts[d]) return;
+  }
+  wait_posted(self, st, v);
+  // Once the wait is over: what the tool does next is ordered after the
+  // sink iteration.
+  if (KITE_UNLIKELY(ompt::active())) ompt::doacross_slow(self, v, nc, ompt_dependence_type_sink);
 }
 
 }  // namespace kite

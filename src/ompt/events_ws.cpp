@@ -196,6 +196,21 @@ void flush_slow(Thread* me, const void* codeptr_ra) {
   tr2::flush(me);
 }
 
+void doacross_slow(Thread* me, const unsigned long long* v, unsigned n,
+                   ompt_dependence_type_t type) {
+  auto cb = callback<ompt_callback_dependences_t>(ompt_callback_dependences);
+  if (!cb || n == 0) return;
+  ompt_dependence_t stack[8];
+  ompt_dependence_t* deps =
+      n <= 8 ? stack : static_cast<ompt_dependence_t*>(xmalloc(n * sizeof(ompt_dependence_t)));
+  for (unsigned d = 0; d < n; ++d) {
+    deps[d].variable.value = v[d];
+    deps[d].dependence_type = type;
+  }
+  cb(&me->task->ompt.task_data, deps, int(n));
+  if (deps != stack) xfree(deps);
+}
+
 // The thread is in work_reduction from the begin event to the end event,
 // both included (waiting for the reduction's lock is part of it).
 void reduction_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra) {

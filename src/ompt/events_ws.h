@@ -108,5 +108,16 @@ void flush_slow(Thread* me, const void* codeptr_ra);
 // combination of a thread's partial values into the shared ones.
 void reduction_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra);
 
+// Doacross loops: an ordered construct's depend(source) (type
+// ompt_dependence_type_source, before the iteration is published) or
+// depend(sink: vec) (ompt_dependence_type_sink, once the wait is over):
+// ompt_callback_dependences in the context of the thread's implicit task,
+// one item per dimension of the loop nest whose variable's value is that
+// dimension's logical iteration number, counted from 0 (as libomp reports
+// them; gcc folds collapsed loops into one dimension, so its first item
+// counts the iterations of the collapsed nest).
+void doacross_slow(Thread* me, const unsigned long long* v, unsigned n,
+                   ompt_dependence_type_t type);
+
 }  // namespace ompt
 }  // namespace kite
