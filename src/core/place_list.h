@@ -41,6 +41,11 @@ struct PlaceList {
   size_t format(char* buf, size_t cap) const;
 };
 
+// The process's place list once final (places.cpp; places_count() makes it
+// final). Read by the runtime through places.h, and by the OMPD library
+// from outside the process.
+extern PlaceList g_place_list;
+
 // Parses an explicit OMP_PLACES list ("{0,1},{2:2}", "{0:4}:2:4", "!{1}").
 bool place_list_parse(const char* s, PlaceList& out, const char** why);
 

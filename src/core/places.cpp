@@ -14,6 +14,10 @@
 
 namespace kite {
 
+// The final place list, valid once g_ready. Outside the anonymous namespace
+// so that the OMPD layout (src/ompd/runtime/layout.cpp) can publish it.
+PlaceList g_place_list;
+
 namespace {
 
 // --- the process mask ----------------------------------------------------
@@ -34,7 +38,6 @@ Source g_source = Source::kNone;
 long g_abstract_limit = 0;      // abstract_name(n): n, 0 = all
 char* g_env_text = nullptr;     // the OMP_PLACES value, for late warnings
 PlaceList g_pending;            // explicit list parsed at load
-PlaceList g_list;               // final list, valid once g_ready
 cpu_set_t** g_masks = nullptr;  // per-place masks for binding
 size_t g_mask_size = 0;
 std::atomic<int> g_ready{0};
@@ -125,14 +128,14 @@ const char* source_name(Source s) {
 
 void build_masks() {
   int maxcpu = 0;
-  for (int k = 0; k < g_list.nprocs; ++k)
-    if (g_list.procs[k] > maxcpu) maxcpu = g_list.procs[k];
+  for (int k = 0; k < g_place_list.nprocs; ++k)
+    if (g_place_list.procs[k] > maxcpu) maxcpu = g_place_list.procs[k];
   g_mask_size = CPU_ALLOC_SIZE(maxcpu + 1);
-  g_masks = static_cast<cpu_set_t**>(xcalloc(size_t(g_list.count) + 1, sizeof(cpu_set_t*)));
-  for (int p = 0; p < g_list.count; ++p) {
+  g_masks = static_cast<cpu_set_t**>(xcalloc(size_t(g_place_list.count) + 1, sizeof(cpu_set_t*)));
+  for (int p = 0; p < g_place_list.count; ++p) {
     cpu_set_t* m = static_cast<cpu_set_t*>(xcalloc(1, g_mask_size));
-    for (int k = g_list.first[p]; k < g_list.first[p + 1]; ++k)
-      CPU_SET_S(g_list.procs[k], g_mask_size, m);
+    for (int k = g_place_list.first[p]; k < g_place_list.first[p + 1]; ++k)
+      CPU_SET_S(g_place_list.procs[k], g_mask_size, m);
     g_masks[p] = m;
   }
 }
@@ -141,25 +144,25 @@ void build_masks() {
 void finish_list() {
   switch (g_source) {
     case Source::kNone: break;
-    case Source::kExplicit: g_list = g_pending; break;
-    case Source::kThreads: list_threads(g_list); break;
+    case Source::kExplicit: g_place_list = g_pending; break;
+    case Source::kThreads: list_threads(g_place_list); break;
     default:
-      if (!list_from_topology(g_list, g_source)) {
+      if (!list_from_topology(g_place_list, g_source)) {
         warn("OMP_PLACES='%s': the machine topology does not describe %s; using 'threads'",
              g_env_text, source_name(g_source));
-        g_list.release();
-        list_threads(g_list);
+        g_place_list.release();
+        list_threads(g_place_list);
       }
       break;
   }
   if (g_abstract_limit > 0 && g_source != Source::kExplicit) {
-    if (g_abstract_limit > g_list.count)
-      warn("OMP_PLACES='%s': only %d %s places are available; using %d", g_env_text, g_list.count,
-           source_name(g_source), g_list.count);
+    if (g_abstract_limit > g_place_list.count)
+      warn("OMP_PLACES='%s': only %d %s places are available; using %d", g_env_text,
+           g_place_list.count, source_name(g_source), g_place_list.count);
     else
-      g_list.truncate(int(g_abstract_limit));
+      g_place_list.truncate(int(g_abstract_limit));
   }
-  if (g_list.count > 0) build_masks();
+  if (g_place_list.count > 0) build_masks();
   g_ready.store(1, std::memory_order_release);
 }
 
@@ -286,13 +289,13 @@ int places_process_cpu_end() {
 int places_count() {
   if (g_source == Source::kNone) return 0;
   ensure_list();
-  return g_list.count;
+  return g_place_list.count;
 }
 
 int place_procs(int place, int* ids, int cap) {
   if (place < 0 || place >= places_count()) return 0;
-  int n = g_list.first[place + 1] - g_list.first[place];
-  for (int k = 0; k < n && k < cap; ++k) ids[k] = g_list.procs[g_list.first[place] + k];
+  int n = g_place_list.first[place + 1] - g_place_list.first[place];
+  for (int k = 0; k < n && k < cap; ++k) ids[k] = g_place_list.procs[g_place_list.first[place] + k];
   return n;
 }
 
@@ -301,7 +304,7 @@ size_t places_format(char* buf, size_t cap) {
     if (cap) buf[0] = '\0';
     return 0;
   }
-  return g_list.format(buf, cap);
+  return g_place_list.format(buf, cap);
 }
 
 void places_bind_self(Thread* self, int place) {
@@ -331,8 +334,8 @@ void places_init_initial_thread(Thread* self) {
   if (self->gtid != 0) {
     int cpu = sched_getcpu();
     for (int p = 0; p < n; ++p)
-      for (int k = g_list.first[p]; k < g_list.first[p + 1]; ++k)
-        if (g_list.procs[k] == cpu) {
+      for (int k = g_place_list.first[p]; k < g_place_list.first[p + 1]; ++k)
+        if (g_place_list.procs[k] == cpu) {
           place = p;
           p = n;
           break;

@@ -25,6 +25,8 @@
   F(thread_is_worker, Thread, is_worker)                      \
   F(thread_handle, Thread, handle)                            \
   F(thread_initial_task, Thread, initial_task)                \
+  F(thread_place_lo, Thread, place_lo)                        \
+  F(thread_place_hi, Thread, place_hi)                        \
   F(thread_state, Thread, ompt.state)                         \
   F(thread_wait_id, Thread, ompt.wait_id)                     \
   F(thread_data, Thread, ompt.thread_data)                    \
@@ -82,6 +84,9 @@
   F(g_tool_libraries, GlobalIcvs, tool_libraries)             \
   F(g_tool_verbose_init, GlobalIcvs, tool_verbose_init)       \
   F(g_num_procs, GlobalIcvs, num_procs)                       \
+  F(places_count, PlaceList, count)                           \
+  F(places_first, PlaceList, first)                           \
+  F(places_procs, PlaceList, procs)                           \
   F(dthread_thread, DebugThread, thread)                      \
   F(dthread_lwp, DebugThread, lwp)                            \
   F(dthread_next, DebugThread, next)
@@ -109,8 +114,12 @@
 //   kmpc_task          uintptr_t[2]: the clang task wrapper, and the offset
 //                      of kmp_task_t's routine from the wrapper's argument
 //   version_string     const char[]: the runtime's name and version
-#define KITE_OMPD_ADDRESSES(A) \
-  A(icvs) A(threads) A(tracking) A(debugging) A(kmpc_fork) A(kmpc_task) A(version_string)
+//   places             PlaceList g_place_list: the place list, final
+//                      before the first thread record exists (each record
+//                      is made with places_count(), which finishes it)
+#define KITE_OMPD_ADDRESSES(A)                                                             \
+  A(icvs) A(threads) A(tracking) A(debugging) A(kmpc_fork) A(kmpc_task) A(version_string) \
+  A(places)
 
 // The first word of kite_ompd_layout.
 #define KITE_OMPD_LAYOUT_MAGIC 0x4b6974654f4d5044ull /* "KiteOMPD" */

@@ -87,6 +87,9 @@ try:
         else:
             v = ompdModule.call_ompd_get_icv_from_scope(by_scope[scope], scope, ident)
         out("icv.%s" % name, v)
+        out("icvscope.%s" % name, scope)
+        out("icvstr.%s" % name, ask(ompdModule.call_ompd_get_icv_string_from_scope,
+                                     by_scope[scope], scope, ident))
 
     # --- the parallel regions, innermost first -------------------------------
     regions = []

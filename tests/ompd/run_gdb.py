@@ -23,6 +23,28 @@ SKIP = 77
 WAIT_LOCK, WAIT_BARRIER_EXPLICIT, WORK_PARALLEL, IDLE = 0x41, 0x14, 0x01, 0x100
 WAIT_CRITICAL, WAIT_BARRIER_IMPLICIT_PARALLEL, WAIT_TASKWAIT, WORK_SERIAL = 0x42, 0x11, 0x20, 0x00
 
+# Every ICV of OpenMP 5.2 (the tables of §2.1 and §2.2), with the OMPD scope
+# Kite answers it from: device and global ICVs from the address space,
+# data-environment ICVs (and def-allocator-var) from a task, the region's
+# derived values from a parallel handle, thread-num-var and
+# place-partition-var from a thread (its current implicit task). The
+# plugin's `ompd icvs` prints the scope by these names.
+SPEC_ICVS = {
+    "active-levels-var": "parallel", "affinity-format-var": "address_space",
+    "bind-var": "task", "cancel-var": "address_space", "debug-var": "address_space",
+    "def-allocator-var": "task", "default-device-var": "task",
+    "display-affinity-var": "address_space", "dyn-var": "task", "explicit-task-var": "task",
+    "final-task-var": "task", "levels-var": "parallel", "max-active-levels-var": "task",
+    "max-task-priority-var": "address_space", "nteams-var": "address_space",
+    "nthreads-var": "task", "num-procs-var": "address_space",
+    "place-partition-var": "thread", "run-sched-var": "task",
+    "stacksize-var": "address_space", "target-offload-var": "address_space",
+    "team-size-var": "parallel", "teams-thread-limit-var": "address_space",
+    "thread-limit-var": "task", "thread-num-var": "thread",
+    "tool-libraries-var": "address_space", "tool-var": "address_space",
+    "tool-verbose-init-var": "address_space", "wait-policy-var": "address_space",
+}
+
 failures = []
 
 
@@ -117,10 +139,24 @@ def compare(phase, text, facts, source_name):
         "max-active-levels-var": facts["max_active_levels"][0], "dyn-var": facts["dynamic"][0],
         "thread-limit-var": facts["thread_limit"][0], "explicit-task-var": "1",
         "implicit-task-var": "0", "run-sched-var": "%s,%s" % (kinds[kind], chunk), "debug-var": "1",
+        "num-procs-var": facts["num_procs"][0],
+        "place-partition-var": facts["partition_num_places"][0],
     }
     for name, want in expect.items():
         check(got.get("icv." + name) == want,
               "%s: %s is %s (got %r)" % (phase, name, want, got.get("icv." + name)))
+    # The partition is a part of the place list (OMP_PLACES=threads and a
+    # spread region): as text, the places the program saw.
+    check(got.get("icvstr.place-partition-var") == facts["partition"][0],
+          "%s: place-partition-var reads %r (got %r)" %
+          (phase, facts["partition"][0], got.get("icvstr.place-partition-var")))
+    check(got.get("icvstr.num-procs-var") == facts["num_procs"][0],
+          "%s: num-procs-var reads %s (got %r)" % (phase, facts["num_procs"][0], got.get("icvstr.num-procs-var")))
+    scopes = {"2": "address_space", "3": "thread", "4": "parallel", "6": "task"}
+    for name, scope in SPEC_ICVS.items():
+        check(scopes.get(got.get("icvscope." + name)) == scope,
+              "%s: the library enumerates %s with scope %s (got %r)" %
+              (phase, name, scope, got.get("icvscope." + name)))
     # Regions: level:size from the innermost out, ending at the initial task's.
     want = "%s:%s,1:%s,0:1" % (facts["level"][0], facts["team_size"][0], facts["outer_team_size"][0])
     check(got.get("regions") == want, "%s: regions %s (got %r)" % (phase, want, got.get("regions")))
@@ -163,6 +199,14 @@ def compare(phase, text, facts, source_name):
     icvs = section(text, "ompd icvs")
     check(re.search(r"^levels-var\s+parallel\s+2$", icvs, re.M) is not None and "debug-var" in icvs,
           "%s: ompd icvs lists every ICV" % phase)
+    for name, scope in SPEC_ICVS.items():
+        check(re.search(r"^%s\s+%s\s" % (re.escape(name), scope), icvs, re.M) is not None,
+              "%s: ompd icvs shows %s with scope %s" % (phase, name, scope))
+    for name, want in (("num-procs-var", facts["num_procs"][0]),
+                       ("place-partition-var", facts["partition_num_places"][0])):
+        check(re.search(r"^%s\s+\S+\s+%s$" % (re.escape(name), want), icvs, re.M) is not None,
+              "%s: ompd icvs shows %s = %s" % (phase, name, want))
+    check("Traceback" not in icvs, "%s: ompd icvs raised no exception" % phase)
     # The plugin walks scheduling tasks until two in a row show the same
     # (enter address, exit flags) pair: all six tasks with gcc; with clang it
     # stops at task A, whose enter frame is task B's exit frame (the
@@ -210,7 +254,11 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     probe = os.path.join(here, "probe.py")
     # One malloc arena: the core holds no 64 MiB arena per thread.
-    env = dict(os.environ, OMP_DEBUG="enabled", KITE_OMPD_FACTS=facts_path, MALLOC_ARENA_MAX="1")
+    # OMP_PLACES: a place list, so that place-partition-var is not empty and
+    # the spread region gives each thread a part of it.
+    env = dict(os.environ, OMP_DEBUG="enabled", KITE_OMPD_FACTS=facts_path, MALLOC_ARENA_MAX="1",
+               OMP_PLACES="threads")
+    env.pop("OMP_PROC_BIND", None)
     if a.libpath:
         env["LD_LIBRARY_PATH"] = a.libpath
     env.pop("OMP_TOOL_LIBRARIES", None)

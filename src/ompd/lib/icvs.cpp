@@ -3,9 +3,15 @@
 // data-environment ICVs in the task, the team's derived values in the team,
 // device and global ICVs once in g_icv.
 //
-// Scopes: LLVM's gdb plugin (`ompd icvs`) handles the address-space,
-// thread, parallel and task scopes; ICVs that bind to a thread's implicit
-// task are given task scope, which holds for any task handle.
+// Every ICV of OpenMP 5.2's table (§2.1, §2.2) is enumerated, plus
+// implicit-task-var (see below). Scopes: LLVM's gdb plugin (`ompd icvs`)
+// handles the address-space, thread, parallel and task scopes, and stops
+// at the first ICV of another scope, so each ICV takes one of these four:
+// device and global ICVs the address space; data-environment ICVs, and
+// def-allocator-var (an implicit-task ICV that Kite keeps with every
+// task), a task; the derived region values a parallel region;
+// thread-num-var and place-partition-var a thread, whose current implicit
+// task is the one they describe.
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +29,8 @@ enum Icv : int {
   kDefAllocator, kFinalTask, kExplicitTask, kImplicitTask, kLevels, kActiveLevels, kTeamSize, kThreadNum,
   kStacksize, kWaitPolicy, kCancel, kMaxTaskPriority, kDisplayAffinity, kAffinityFormat,
   kNteams, kTeamsThreadLimit, kTargetOffload, kTool, kToolLibraries, kToolVerboseInit, kDebug,
+  // Last, so that the numbers above stay what they were.
+  kNumProcs, kPlacePartition,
   kIcvEnd
 };
 
@@ -65,6 +73,17 @@ const IcvInfo kIcvs[kIcvEnd] = {
     {"tool-libraries-var", ompd_scope_address_space, false, true},
     {"tool-verbose-init-var", ompd_scope_address_space, false, true},
     {"debug-var", ompd_scope_address_space, true, false},
+    // Device scope (the host is the only device): omp_get_num_procs().
+    {"num-procs-var", ompd_scope_address_space, true, false},
+    // OpenMP 5.2 §2: "One copy exists of each ICV per instance of its
+    // scope", and place-partition-var's scope is the implicit task. A
+    // thread runs one implicit task at a time, and Kite keeps that task's
+    // partition on the thread (Thread::place_lo/hi, what
+    // omp_get_partition_num_places reads), so it is asked for with the
+    // thread's handle: the plugin refuses ompd_scope_implicit_task. Its
+    // number is the count of places in the partition, its text the places
+    // as OMP_PLACES writes them ("{0:2},{2:2}").
+    {"place-partition-var", ompd_scope_thread, true, true},
 };
 
 ompd_rc_t global_int(_ompd_aspace_handle* s, Field f, ompd_word_t* out) {
@@ -90,6 +109,50 @@ ompd_rc_t region_int(_ompd_aspace_handle* s, const _ompd_parallel_handle* p, Fie
     return ompd_rc_ok;
   }
   return task_int(s, p->team, f, out);
+}
+
+// The place list, as the runtime finished it (places.cpp).
+struct PlaceList {
+  int64_t count;
+  ompd_addr_t first;  // int[count + 1]: where each place starts in procs
+  ompd_addr_t procs;  // int[]: processor ids, place after place
+};
+
+ompd_rc_t read_place_list(_ompd_aspace_handle* s, PlaceList* out) {
+  ompd_addr_t list = address(s, A_places);
+  ompd_rc_t rc;
+  if ((rc = read_signed(s, list, F_places_count, &out->count)) != ompd_rc_ok) return rc;
+  if ((rc = read_field(s, list, F_places_first, &out->first)) != ompd_rc_ok) return rc;
+  if ((rc = read_field(s, list, F_places_procs, &out->procs)) != ompd_rc_ok) return rc;
+  if (out->count < 0 || out->count > kMaxWalk) return ompd_rc_error;  // not a list
+  return ompd_rc_ok;
+}
+
+ompd_rc_t read_int_at(_ompd_aspace_handle* s, ompd_addr_t base, int64_t i, int64_t* out) {
+  uint64_t v;
+  ompd_rc_t rc = read_uint(s, base + 4 * uint64_t(i), 4, &v);
+  if (rc == ompd_rc_ok) *out = int32_t(uint32_t(v));
+  return rc;
+}
+
+// The thread's place partition, places [*lo, *hi] of the list; an empty
+// range (lo > hi) without places. The same bounds omp_get_partition_num_places
+// and omp_get_partition_place_nums use (api/affinity_api.cpp): the
+// thread's own, or the whole list where they do not fit it.
+ompd_rc_t partition(_ompd_aspace_handle* s, ompd_addr_t thread, const PlaceList& list, int64_t* lo,
+                    int64_t* hi) {
+  *lo = 0;
+  *hi = list.count - 1;
+  if (list.count == 0) return ompd_rc_ok;
+  int64_t tlo, thi;
+  ompd_rc_t rc;
+  if ((rc = read_signed(s, thread, F_thread_place_lo, &tlo)) != ompd_rc_ok) return rc;
+  if ((rc = read_signed(s, thread, F_thread_place_hi, &thi)) != ompd_rc_ok) return rc;
+  if (tlo >= 0 && thi < list.count && tlo <= thi) {
+    *lo = tlo;
+    *hi = thi;
+  }
+  return ompd_rc_ok;
 }
 
 ompd_rc_t icv_int(void* handle, _ompd_aspace_handle* s, Icv icv, ompd_word_t* out) {
@@ -142,6 +205,17 @@ ompd_rc_t icv_int(void* handle, _ompd_aspace_handle* s, Icv icv, ompd_word_t* ou
       uint64_t v;
       ompd_rc_t rc = read_uint(s, address(s, A_debugging), 4, &v);
       if (rc == ompd_rc_ok) *out = ompd_word_t(v);
+      return rc;
+    }
+    case kNumProcs: return global_int(s, F_g_num_procs, out);  // omp_get_num_procs()
+    case kPlacePartition: {
+      // omp_get_partition_num_places(), as the thread would answer it.
+      PlaceList list;
+      int64_t lo, hi;
+      ompd_rc_t rc = read_place_list(s, &list);
+      if (rc == ompd_rc_ok)
+        rc = partition(s, static_cast<_ompd_thread_handle*>(handle)->thread, list, &lo, &hi);
+      if (rc == ompd_rc_ok) *out = hi - lo + 1;
       return rc;
     }
     default: return ompd_rc_incompatible;  // no integer form
@@ -206,6 +280,67 @@ ompd_rc_t list_from(_ompd_aspace_handle* s, ompd_addr_t task, Field current, Fie
     out->add_str(",");
     if (names) out->add_str(bind_name(int32_t(v))); else out->add("%lld", int32_t(v));
   }
+  return ompd_rc_ok;
+}
+
+// Places [lo, hi] of the list as OMP_PLACES writes them, as the runtime
+// shows its list (PlaceList::format): "{0,1},{2:4}", a run of consecutive
+// processor ids as start:length. Like snprintf: writes at most cap bytes,
+// the NUL included, and sets *len to the length of the whole text (a list
+// of many places outgrows any fixed buffer).
+ompd_rc_t places_text(_ompd_aspace_handle* s, const PlaceList& list, int64_t lo, int64_t hi,
+                      char* buf, size_t cap, size_t* len) {
+  size_t n = 0;
+  auto put = [&](const char* fmt, long long v) {
+    char tmp[32];
+    int w = snprintf(tmp, sizeof tmp, fmt, v);
+    for (int i = 0; i < w; ++i, ++n)
+      if (n + 1 < cap) buf[n] = tmp[i];
+  };
+  ompd_rc_t rc;
+  for (int64_t p = lo; p <= hi; ++p) {
+    int64_t begin, end;
+    if ((rc = read_int_at(s, list.first, p, &begin)) != ompd_rc_ok) return rc;
+    if ((rc = read_int_at(s, list.first, p + 1, &end)) != ompd_rc_ok) return rc;
+    if (begin < 0 || end < begin || end - begin > kMaxWalk) return ompd_rc_error;
+    put(p > lo ? ",{" : "{", 0);
+    for (int64_t k = begin; k < end;) {
+      int64_t cpu, next;
+      if ((rc = read_int_at(s, list.procs, k, &cpu)) != ompd_rc_ok) return rc;
+      int64_t run = 1;
+      for (; k + run < end; ++run) {
+        if ((rc = read_int_at(s, list.procs, k + run, &next)) != ompd_rc_ok) return rc;
+        if (next != cpu + run) break;
+      }
+      put(k > begin ? ",%lld" : "%lld", cpu);
+      if (run > 1) put(":%lld", run);
+      k += run;
+    }
+    put("}", 0);
+  }
+  if (cap) buf[n < cap ? n : cap - 1] = '\0';
+  *len = n;
+  return ompd_rc_ok;
+}
+
+// place-partition-var as text, in memory from the debugger.
+ompd_rc_t place_partition_string(_ompd_thread_handle* thread, const char** out) {
+  _ompd_aspace_handle* s = thread->space;
+  PlaceList list;
+  int64_t lo, hi;
+  ompd_rc_t rc = read_place_list(s, &list);
+  if (rc == ompd_rc_ok) rc = partition(s, thread->thread, list, &lo, &hi);
+  size_t len;
+  if (rc == ompd_rc_ok) rc = places_text(s, list, lo, hi, nullptr, 0, &len);
+  if (rc != ompd_rc_ok) return rc;
+  void* mem = nullptr;
+  if (g_cb->alloc_memory(len + 1, &mem) != ompd_rc_ok || !mem) return ompd_rc_nomem;
+  rc = places_text(s, list, lo, hi, static_cast<char*>(mem), len + 1, &len);
+  if (rc != ompd_rc_ok) {
+    g_cb->free_memory(mem);
+    return rc;
+  }
+  *out = static_cast<const char*>(mem);
   return ompd_rc_ok;
 }
 
@@ -283,6 +418,8 @@ KITE_OMPD_API ompd_rc_t ompd_get_icv_string_from_scope(void* handle, ompd_scope_
   ompd_rc_t rc = check_icv(handle, scope, icv_id, &s);
   if (rc != ompd_rc_ok) return rc;
   if (!icv_string) return ompd_rc_bad_input;
+  if (icv_id == kPlacePartition)
+    return place_partition_string(static_cast<_ompd_thread_handle*>(handle), icv_string);
   Text text;
   text.buf[0] = '\0';
   if (kIcvs[icv_id].has_string) {

@@ -4,6 +4,7 @@
 #include "ompd/layout.h"
 
 #include "core/icv.h"
+#include "core/place_list.h"
 #include "core/team.h"
 #include "core/version.h"
 #include "ompd/runtime/debug.h"
@@ -50,7 +51,7 @@ const char kite_ompd_version_string[] = "Kite " KITE_VERSION_STRING;
 
 extern "C" KITE_EXPORT const void* const kite_ompd_addresses[] = {
     &g_icv, &ompd::g_threads, &ompd::g_tracking, &ompd::g_debugging,
-    kite_ompd_kmpc_fork, kite_ompd_kmpc_task, kite_ompd_version_string};
+    kite_ompd_kmpc_fork, kite_ompd_kmpc_task, kite_ompd_version_string, &g_place_list};
 
 #define KITE_ADDRESS_COUNT(name) +1
 static_assert(sizeof kite_ompd_addresses / sizeof(void*) ==

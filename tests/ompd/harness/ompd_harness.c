@@ -239,6 +239,47 @@ static long fact(const char* path, const char* key, int nth) {
   return -1;
 }
 
+// A fact's whole value as text ("" when the line has none).
+static int fact_text(const char* path, const char* key, char* out, size_t cap) {
+  FILE* f = fopen(path, "r");
+  char line[4200];
+  size_t klen = strlen(key);
+  int found = 0;
+  while (f && !found && fgets(line, sizeof line, f)) {
+    if (strncmp(line, key, klen) != 0 || (line[klen] != ' ' && line[klen] != '\n')) continue;
+    const char* v = line[klen] == ' ' ? line + klen + 1 : line + klen;
+    size_t n = strcspn(v, "\n");
+    if (n >= cap) n = cap - 1;
+    memcpy(out, v, n);
+    out[n] = '\0';
+    found = 1;
+  }
+  if (f) fclose(f);
+  return found;
+}
+
+// Every ICV of OpenMP 5.2 (§2.1, §2.2) and the scope Kite answers it from.
+static const struct {
+  const char* name;
+  ompd_scope_t scope;
+} spec_icvs[] = {
+    {"active-levels-var", ompd_scope_parallel},       {"affinity-format-var", ompd_scope_address_space},
+    {"bind-var", ompd_scope_task},                    {"cancel-var", ompd_scope_address_space},
+    {"debug-var", ompd_scope_address_space},          {"def-allocator-var", ompd_scope_task},
+    {"default-device-var", ompd_scope_task},          {"display-affinity-var", ompd_scope_address_space},
+    {"dyn-var", ompd_scope_task},                     {"explicit-task-var", ompd_scope_task},
+    {"final-task-var", ompd_scope_task},              {"levels-var", ompd_scope_parallel},
+    {"max-active-levels-var", ompd_scope_task},       {"max-task-priority-var", ompd_scope_address_space},
+    {"nteams-var", ompd_scope_address_space},         {"nthreads-var", ompd_scope_task},
+    {"num-procs-var", ompd_scope_address_space},      {"place-partition-var", ompd_scope_thread},
+    {"run-sched-var", ompd_scope_task},               {"stacksize-var", ompd_scope_address_space},
+    {"target-offload-var", ompd_scope_address_space}, {"team-size-var", ompd_scope_parallel},
+    {"teams-thread-limit-var", ompd_scope_address_space}, {"thread-limit-var", ompd_scope_task},
+    {"thread-num-var", ompd_scope_thread},            {"tool-libraries-var", ompd_scope_address_space},
+    {"tool-var", ompd_scope_address_space},           {"tool-verbose-init-var", ompd_scope_address_space},
+    {"wait-policy-var", ompd_scope_address_space},
+};
+
 static ompd_icv_id_t icv_id(ompd_address_space_handle_t* as, const char* want, ompd_scope_t* scope) {
   ompd_icv_id_t cur = ompd_icv_undefined, next;
   const char* name;
@@ -459,6 +500,30 @@ int main(int argc, char** argv) {
   RC(p_ompd_get_tool_data(inner, ompd_scope_parallel, &value, &ptr), ompd_rc_ok);
   RC(p_ompd_get_tool_data(as, ompd_scope_address_space, &value, &ptr), ompd_rc_bad_input);
 
+  // ICVs: every one of the specification is there, with its scope.
+  for (size_t i = 0; i < sizeof spec_icvs / sizeof spec_icvs[0]; ++i) {
+    scope = (ompd_scope_t)0;
+    if (!icv_id(as, spec_icvs[i].name, &scope)) fprintf(stderr, "harness: no ICV %s\n", spec_icvs[i].name);
+    CHECK(scope == spec_icvs[i].scope);
+  }
+  // num-procs-var and place-partition-var as the program's thread saw them.
+  {
+    ompd_icv_id_t procs = icv_id(as, "num-procs-var", &scope);
+    RC(p_ompd_get_icv_from_scope(as, ompd_scope_address_space, procs, &v), ompd_rc_ok);
+    CHECK(v == fact(facts, "num_procs", 0));
+    ompd_icv_id_t part = icv_id(as, "place-partition-var", &scope);
+    RC(p_ompd_get_icv_from_scope(main_th, ompd_scope_thread, part, &v), ompd_rc_ok);
+    CHECK(v == fact(facts, "partition_num_places", 0));
+    char want[4096];
+    const char* text = NULL;
+    CHECK(fact_text(facts, "partition", want, sizeof want));
+    RC(p_ompd_get_icv_string_from_scope(main_th, ompd_scope_thread, part, &text), ompd_rc_ok);
+    CHECK(text && strcmp(text, want) == 0);
+    if (text) printf("harness: place-partition-var %ld places: %s\n", (long)v, text);
+    free((void*)text);
+    RC(p_ompd_get_icv_from_scope(chain[0], ompd_scope_task, part, &v), ompd_rc_bad_input);
+  }
+
   // ICVs: every one, from its own scope; strings; wrong scopes.
   ompd_icv_id_t cur = ompd_icv_undefined, next;
   int more_icvs = 1, nicvs = 0;
@@ -472,7 +537,10 @@ int main(int argc, char** argv) {
     RC(p_ompd_get_icv_string_from_scope(h, scope, next, &text), ompd_rc_ok);
     ompd_rc_t rc = p_ompd_get_icv_from_scope(h, scope, next, &v);
     CHECK(rc == ompd_rc_ok || rc == ompd_rc_incompatible);
-    if (rc == ompd_rc_ok && strcmp(s, "bind-var") && strcmp(s, "nthreads-var")) {
+    // Lists: the number is the current element (nthreads-var, bind-var) or
+    // the number of places (place-partition-var), the text the whole list.
+    if (rc == ompd_rc_ok && strcmp(s, "bind-var") && strcmp(s, "nthreads-var") &&
+        strcmp(s, "place-partition-var")) {
       char buf[32];
       snprintf(buf, sizeof buf, "%ld", (long)v);
       CHECK(strcmp(buf, text) == 0);
@@ -485,7 +553,7 @@ int main(int argc, char** argv) {
     cur = next;
     if (++nicvs > 100) break;
   }
-  CHECK(nicvs >= 20);
+  CHECK(nicvs == (int)(sizeof spec_icvs / sizeof spec_icvs[0]) + 1);  // and implicit-task-var
   RC(p_ompd_enumerate_icvs(as, cur, &next, &s, &scope, &more_icvs), ompd_rc_bad_input);
   RC(p_ompd_get_icv_from_scope(as, ompd_scope_address_space, 9999, &v), ompd_rc_bad_input);
   RC(p_ompd_get_icv_from_scope(as, ompd_scope_address_space, levels, &v), ompd_rc_bad_input);

@@ -4,13 +4,14 @@
 //   - the initial thread runs task C, an included task of final task B,
 //     itself an undeferred untied task A of implicit task 0 of the inner
 //     region (level 2, 3 threads) of implicit task 0 of the outer region
-//     (level 1, 2 threads);
+//     (level 1, 6 threads);
 //   - the inner region's threads 1 and 2 wait at its explicit barrier;
-//   - the outer region's (6 threads) thread 1 waits for a lock the initial
-//     thread holds, thread 2 for a critical section it is in, thread 4 in a
-//     taskwait for a task that one of threads 3 and 5 runs (it spins until
-//     the end) at the outer region's closing barrier, where the other
-//     waits;
+//   - the outer region's (6 threads, proc_bind(spread): with a place list,
+//     each thread's place partition is a part of it) thread 1 waits for a
+//     lock the initial thread holds, thread 2 for a critical section it is
+//     in, thread 4 in a taskwait for a task that one of threads 3 and 5
+//     runs (it spins until the end) at the outer region's closing barrier,
+//     where the other waits;
 //   - the worker of an earlier 9-thread region not used since is idle;
 //   - a native pthread that never called OpenMP sleeps, and another that
 //     called one OpenMP routine (an initial thread, working serially).
@@ -43,6 +44,31 @@ static void* native_thread(void* arg) {
   return arg;
 }
 
+// The calling thread's place partition, written the way OMP_PLACES writes
+// places: "{0,1},{4:3}" (a run of consecutive processors as start:count).
+static void write_partition(char* out, size_t cap) {
+  int n = omp_get_partition_num_places();
+  int nums[256], ids[1024];
+  size_t len = 0;
+  out[0] = '\0';
+  if (n > 256) n = 256;
+  omp_get_partition_place_nums(nums);
+  for (int i = 0; i < n; ++i) {
+    int k = omp_get_place_num_procs(nums[i]);
+    if (k > 1024) k = 1024;
+    omp_get_place_proc_ids(nums[i], ids);
+    len += snprintf(out + len, cap - len, i ? ",{" : "{");
+    for (int j = 0; j < k && len < cap;) {
+      int run = 1;
+      while (j + run < k && ids[j + run] == ids[j] + run) ++run;
+      len += snprintf(out + len, cap - len, run > 1 ? "%s%d:%d" : "%s%d", j ? "," : "", ids[j], run);
+      j += run;
+    }
+    if (len < cap) len += snprintf(out + len, cap - len, "}");
+    if (len >= cap) break;
+  }
+}
+
 static void in_task_c(void) {
   while (__atomic_load_n(&arrived, __ATOMIC_ACQUIRE) < 5) usleep(1000);
   usleep(200000);  // the others are inside their waits by now
@@ -61,6 +87,11 @@ static void in_task_c(void) {
   omp_get_schedule(&kind, &chunk);
   fprintf(facts, "schedule %d,%d\n", (int)kind, chunk);
   fprintf(facts, "thread_limit %d\n", omp_get_thread_limit());
+  fprintf(facts, "num_procs %d\n", omp_get_num_procs());
+  fprintf(facts, "partition_num_places %d\n", omp_get_partition_num_places());
+  char places[4096];
+  write_partition(places, sizeof places);
+  fprintf(facts, "partition %s\n", places);
   fprintf(facts, "lock_addr %lu\n", (unsigned long)(unsigned long)&lock);
   fprintf(facts, "end 1\n");
   fflush(facts);
@@ -99,7 +130,9 @@ int main(int argc, char** argv) {
   }
   omp_init_lock(&lock);
   omp_set_lock(&lock);
-#pragma omp parallel num_threads(6)
+  // Spread: each thread of this region gets its own place partition, a
+  // part of the place list (tests/ompd/run_gdb.py sets OMP_PLACES).
+#pragma omp parallel num_threads(6) proc_bind(spread)
   {
     int me = omp_get_thread_num();
     if (me == 1) {
