@@ -52,11 +52,17 @@ int read_device_count() {
 struct Entry {
   uintptr_t hs, he;  // host range [hs, he)
   char* dev;         // device address of hs
-  // OpenMP 5.2 §5.8.3: the structured reference count (target and target
-  // data regions) and the dynamic one (enter / exit data); the mapping
-  // ends when both are zero.
+  // OpenMP keeps one reference count per mapped item, whichever construct
+  // maps it: a target or target data region and enter data add one, the
+  // region's end and exit data (from, release) take one away, and exit
+  // data with `delete` sets it to zero (OpenMP 5.2 §5.8.3; OpenACC's split
+  // into a structured and a dynamic count is not OpenMP's). The mapping
+  // ends when it is zero.
   long refs;
-  long dyn;
+  // Records of open structured mappings (MapScope) that point at this
+  // entry. An entry that exit data removes while a region still holds it
+  // stays allocated, marked `removed`, until the last of them lets go.
+  long pins;
   bool infinite;     // omp_target_associate_ptr: never unmapped by maps
   bool owns;         // dev is a block of the arena, freed with the mapping
   bool fresh;        // created by the construct being mapped
@@ -179,8 +185,8 @@ void erase(DeviceState* d, Entry* e) {
 
 inline char* translate(const Entry* e, uintptr_t p) { return e->dev + (p - e->hs); }
 
-// No construct holds the mapping and no enter data does: it ends.
-inline bool unmapped(const Entry* e) { return !e->infinite && e->refs == 0 && e->dyn == 0; }
+// Its reference count is zero: the mapping ends.
+inline bool unmapped(const Entry* e) { return !e->infinite && e->refs == 0; }
 
 // --- tool reports -------------------------------------------------------------
 
@@ -238,7 +244,8 @@ void from_device(int device, char* dev, uintptr_t host, size_t size, const void*
   r.end(reinterpret_cast<void*>(host));
 }
 
-// Unmaps an entry whose count reached zero.
+// Unmaps an entry whose count reached zero. Its record lives on while an
+// open structured mapping still points at it (pins).
 void remove_entry(DeviceState* d, int device, Entry* e, const void* ra) {
   if (e->removed) return;
   e->removed = true;
@@ -249,7 +256,11 @@ void remove_entry(DeviceState* d, int device, Entry* e, const void* ra) {
     device_mem_free(device, e->dev);
     r.end(reinterpret_cast<void*>(e->hs));
   }
-  xfree(e);
+  if (e->pins == 0) xfree(e);
+}
+
+void unpin(Entry* e) {
+  if (--e->pins == 0 && e->removed) xfree(e);
 }
 
 // --- one construct's mapping step -------------------------------------------
@@ -293,6 +304,7 @@ void grow(T** arr, size_t n, size_t* cap, T* inline_buf) {
 void hold(MapScope* s, Entry* e, void* host, size_t size, uint8_t copy_from, uint8_t flags) {
   grow(&s->held, s->nheld, &s->cap_held, s->held_inline);
   s->held[s->nheld++] = MapScope::Held{e, host, size, copy_from, flags};
+  ++e->pins;
 }
 
 Entry* new_entry(Step& s, uintptr_t p, size_t size, size_t align) {
@@ -341,7 +353,7 @@ void* map_data(Step& s, const MapItem& it) {
       e = new_entry(s, p, it.size, size_t(1) << it.align_log2);
     }
   }
-  if (!e->infinite) ++(s.scope ? e->refs : e->dyn);
+  if (!e->infinite) ++e->refs;
   // Copies cover the part of the item the mapping holds (all of it, but
   // for an implicit map of a partly present object).
   uintptr_t lo = p > e->hs ? p : e->hs;
@@ -390,7 +402,8 @@ void attach(Step& s, void* loc, size_t bias, bool record) {
   if (record && s.scope) {
     MapScope* sc = s.scope;
     grow(&sc->attached, sc->nattached, &sc->cap_attached, sc->attached_inline);
-    sc->attached[sc->nattached++] = MapScope::Attached{dev_loc, *dev_loc};
+    sc->attached[sc->nattached++] = MapScope::Attached{pe, dev_loc, *dev_loc};
+    ++pe->pins;
   }
   // The attachment is a transfer of the pointer's new value to the device.
   OpReport r(ompt_target_data_transfer_to_device, &value, host_num(), dev_loc, s.ctx.device,
@@ -648,30 +661,52 @@ void device_map_exit(MapScope* scope) {
     Locked l(ctx.device);
     DeviceState* d = &g_dev[ctx.device];
     // Pointers get their device values back before any copy to the host,
-    // which would otherwise carry device addresses into host memory.
+    // which would otherwise carry device addresses into host memory. A
+    // pointer whose mapping exit data removed during the region has no
+    // device copy left to restore.
     for (size_t i = scope->nattached; i-- > 0;) {
       MapScope::Attached& a = scope->attached[i];
-      *a.dev_loc = a.restore;
+      if (!static_cast<Entry*>(a.entry)->removed) *a.dev_loc = a.restore;
     }
-    for (size_t i = 0; i < scope->nheld; ++i) {
-      auto* e = static_cast<Entry*>(scope->held[i].entry);
-      if (!e->infinite && e->refs > 0) --e->refs;
-    }
+    // The mapping each record ends: the one the region made or found, or,
+    // where exit data removed that one during the region (its count set to
+    // zero by `delete`, or dropped to zero by `release` / `from`), whatever
+    // maps the data now: usually nothing, and then the region's end does
+    // nothing for it (no count, no copy back, no free).
+    Entry* inline_live[16];
+    auto** live = scope->nheld <= 16 ? inline_live
+                                     : static_cast<Entry**>(xmalloc(scope->nheld * sizeof(Entry*)));
     for (size_t i = 0; i < scope->nheld; ++i) {
       MapScope::Held& h = scope->held[i];
       auto* e = static_cast<Entry*>(h.entry);
-      if (h.copy_from == 2 || (h.copy_from == 1 && unmapped(e)))
+      if (e->removed)
+        e = h.size ? find_containing(d, reinterpret_cast<uintptr_t>(h.host), h.size) : nullptr;
+      live[i] = e;
+    }
+    for (size_t i = 0; i < scope->nheld; ++i) {
+      Entry* e = live[i];
+      if (e && !e->infinite && e->refs > 0) --e->refs;
+    }
+    for (size_t i = 0; i < scope->nheld; ++i) {
+      MapScope::Held& h = scope->held[i];
+      Entry* e = live[i];
+      if (e && (h.copy_from == 2 || (h.copy_from == 1 && unmapped(e))))
         from_device(ctx.device, translate(e, reinterpret_cast<uintptr_t>(h.host)),
                     reinterpret_cast<uintptr_t>(h.host), h.size, ctx.codeptr_ra);
     }
     for (size_t i = 0; i < scope->nheld; ++i) {
-      auto* e = static_cast<Entry*>(scope->held[i].entry);
-      // An entry seen twice is freed at its first sighting; later ones see
-      // its `removed` mark through the scope's own list only.
+      Entry* e = live[i];
+      if (!e) continue;
+      // An entry seen twice is removed at its first sighting (pointers
+      // compared only: a removed entry no record pins is freed at once).
       bool dup = false;
-      for (size_t k = 0; k < i && !dup; ++k) dup = scope->held[k].entry == e;
+      for (size_t k = 0; k < i && !dup; ++k) dup = live[k] == e;
       if (!dup && unmapped(e)) remove_entry(d, ctx.device, e, ctx.codeptr_ra);
     }
+    for (size_t i = 0; i < scope->nheld; ++i) unpin(static_cast<Entry*>(scope->held[i].entry));
+    for (size_t i = 0; i < scope->nattached; ++i)
+      unpin(static_cast<Entry*>(scope->attached[i].entry));
+    if (live != inline_live) xfree(live);
   }
   if (scope->held != scope->held_inline) xfree(scope->held);
   if (scope->attached != scope->attached_inline) xfree(scope->attached);
@@ -701,12 +736,25 @@ void device_exit_data(const MapContext& ctx, const MapItem* items, size_t n) {
     if (!e) continue;  // absent: nothing to do (OpenMP 5.2 §13.7)
     found[i] = e;
     if (e->infinite) continue;
-    // Exit data changes the dynamic count only: data a region still
-    // holds stays mapped until that region ends.
+    // One count for every construct, so exit data can end a mapping that
+    // an enclosing target data region made. The map clause on exit, in
+    // OpenMP 5.0's words (§2.19.7.1; 5.2 §5.8.3 has the same steps): "If the map-type is not delete
+    // and the corresponding list item's reference count is finite and was
+    // not already decremented because of the effect of a map clause on the
+    // construct then: a) The corresponding list item's reference count is
+    // decremented by one; [...] If the map-type is delete and the
+    // corresponding list item's reference count is finite then: a) The
+    // corresponding list item's reference count is set to zero; [...] If
+    // the corresponding list item's reference count is zero then the
+    // corresponding list item is removed from the device data
+    // environment". The enclosing region's end then finds the data absent
+    // (device_map_exit). LLVM's libomptarget and libgomp keep one count too.
+    // Kite counts once per map item (not once per construct) on entry and
+    // on exit alike, so that the two stay balanced.
     if (it.op == kMapDelete)
-      e->dyn = 0;
-    else if (e->dyn > 0)
-      --e->dyn;
+      e->refs = 0;
+    else if (e->refs > 0)
+      --e->refs;
   }
   for (size_t i = 0; i < n; ++i) {
     Entry* e = found[i];

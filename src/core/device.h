@@ -100,6 +100,7 @@ struct MapScope {
     uint8_t flags;      // the map item's kMapFlag* (for tools)
   };
   struct Attached {
+    void* entry;     // the mapping table entry of the pointer's device copy
     void** dev_loc;  // the pointer's device copy
     void* restore;   // its value before the attach
   };
