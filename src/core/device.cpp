@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "declare_target.h"
 #include "env_parse.h"
 #include "icv.h"
 #include "target.h"
@@ -64,6 +65,7 @@ struct Entry {
   // stays allocated, marked `removed`, until the last of them lets go.
   long pins;
   bool infinite;     // omp_target_associate_ptr: never unmapped by maps
+  bool global;       // a declare target global: mapped onto itself
   bool owns;         // dev is a block of the arena, freed with the mapping
   bool fresh;        // created by the construct being mapped
   bool removed;
@@ -228,8 +230,11 @@ void* alloc_reported(int device, uintptr_t host, size_t size, size_t align, cons
   return p;
 }
 
+// Copies between a host address and itself (a declare target global's
+// device address is its host address) are no copies: neither done nor
+// reported.
 void to_device(int device, char* dev, uintptr_t host, size_t size, const void* ra) {
-  if (!size) return;
+  if (!size || reinterpret_cast<uintptr_t>(dev) == host) return;
   OpReport r(ompt_target_data_transfer_to_device, reinterpret_cast<void*>(host), host_num(), dev,
              device, size, ra);
   memcpy(dev, reinterpret_cast<void*>(host), size);
@@ -237,7 +242,7 @@ void to_device(int device, char* dev, uintptr_t host, size_t size, const void* r
 }
 
 void from_device(int device, char* dev, uintptr_t host, size_t size, const void* ra) {
-  if (!size) return;
+  if (!size || reinterpret_cast<uintptr_t>(dev) == host) return;
   OpReport r(ompt_target_data_transfer_from_device, dev, device, reinterpret_cast<void*>(host),
              host_num(), size, ra);
   memcpy(reinterpret_cast<void*>(host), dev, size);
@@ -518,6 +523,7 @@ void device_ensure_initialized(int device) {
     // device when a construct or routine first names it (OpenMP 5.0 said
     // so in as many words), so the tool hears of it then.
     if (ompt::active()) ompt::device_initialize_slow(device);
+    declare_target_attach_device(device);
     d.init.store(2, std::memory_order_release);
     return;
   }
@@ -839,12 +845,37 @@ int device_disassociate(int device, const void* host, const void* ra) {
   DeviceState* d = &g_dev[device];
   uintptr_t p = reinterpret_cast<uintptr_t>(host);
   Entry* e = find_containing(d, p, 0);
-  if (!e || e->hs != p || !e->infinite || e->owns) return EINVAL;
+  if (!e || e->hs != p || !e->infinite || e->owns || e->global) return EINVAL;
   OpReport r(ompt_target_data_disassociate, host, host_num(), e->dev, device, e->he - e->hs, ra);
   erase(d, e);
   r.end(e->dev);
   xfree(e);
   return 0;
+}
+
+void device_add_global(int device, uintptr_t start, size_t size) {
+  Locked l(device);
+  DeviceState* d = &g_dev[device];
+  if (find_overlapping(d, start, size)) return;
+  auto* e = static_cast<Entry*>(xcalloc(1, sizeof(Entry)));
+  e->hs = start;
+  e->he = start + size;
+  e->dev = reinterpret_cast<char*>(start);
+  e->infinite = true;
+  e->global = true;
+  insert(d, e);
+}
+
+void device_remove_global(int device, uintptr_t start, size_t size) {
+  Locked l(device);
+  DeviceState* d = &g_dev[device];
+  Entry* e = find_containing(d, start, size);
+  if (!e || !e->global || e->hs != start || e->he != start + size) return;
+  erase(d, e);
+  if (e->pins == 0)
+    xfree(e);
+  else
+    e->removed = true;
 }
 
 void device_copy(int dst_device, void* dst, int src_device, const void* src, size_t bytes,

@@ -10,7 +10,8 @@
 // What the emulation cannot separate: data that the region's code reaches
 // without going through its argument vector, i.e. global variables of a
 // `declare target` directive (gcc's host-fallback code names them
-// directly). Those stay shared with the host.
+// directly). Those stay shared with the host: each device maps them onto
+// themselves, and never copies them (core/declare_target.h).
 #pragma once
 
 #include <stddef.h>

@@ -1,4 +1,5 @@
-// libgomp ABI: device constructs (GOMP_target*, GOMP_offload_*).
+// libgomp ABI: device constructs (GOMP_target*; GOMP_offload_* are in
+// offload_register.cpp).
 //
 // Without emulated devices every construct takes libgomp's host fallback:
 // data-mapping constructs have nothing to map (host and "device" memory
@@ -222,35 +223,6 @@ KITE_EXPORT void GOMP_target_enter_exit_data(int device, size_t mapnum, void** h
   MapItem* items = d >= 0 ? decode_list(mapnum, hostaddrs, sizes, kinds, KITE_MAP_ITEMS(mapnum)) : nullptr;
   target_data_construct((flags & kFlagExitData) ? kExitData : kEnterData, depend,
                         (flags & kFlagNowait) != 0, __builtin_return_address(0), d, items, mapnum);
-}
-
-// Offload images are registered by programs built with an offload compiler.
-// With no device to load them on, every target region of theirs takes the
-// host version compiled alongside, so the images are not needed.
-KITE_EXPORT void GOMP_offload_register_ver(unsigned version, const void* host_table,
-                                           int target_type, const void* target_data) {
-  (void)version;
-  (void)host_table;
-  (void)target_type;
-  (void)target_data;
-}
-
-KITE_EXPORT void GOMP_offload_register(const void* host_table, int target_type,
-                                       const void* target_data) {
-  GOMP_offload_register_ver(0, host_table, target_type, target_data);
-}
-
-KITE_EXPORT void GOMP_offload_unregister_ver(unsigned version, const void* host_table,
-                                             int target_type, const void* target_data) {
-  (void)version;
-  (void)host_table;
-  (void)target_type;
-  (void)target_data;
-}
-
-KITE_EXPORT void GOMP_offload_unregister(const void* host_table, int target_type,
-                                         const void* target_data) {
-  GOMP_offload_unregister_ver(0, host_table, target_type, target_data);
 }
 
 }  // extern "C"
