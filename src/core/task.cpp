@@ -654,6 +654,26 @@ void adopt_as_deferred(Thread* me, Task* t) {
   t->rt.flags &= static_cast<uint8_t>(~kTaskUndeferred);
 }
 
+// Before an included task (or one outside any region) with dependences
+// runs: its siblings all
+// completed before it, except detachable ones whose creator went on with
+// their events pending (task_run_now); it waits for those. Outside any
+// parallel region no other task can run meanwhile: only another thread can
+// fulfil the events, so the wait says so once.
+KITE_NOINLINE void wait_detached_siblings(Thread* me, Task* parent) {
+  if (children_of(parent->rt.counts.load(std::memory_order_acquire)) == 0) return;
+  static std::atomic<bool> told{false};
+  if (!me->team && !told.exchange(true, std::memory_order_relaxed))
+    warn("a task with dependences outside any parallel region waits for a detached sibling "
+         "task's event; only another thread can fulfil it");
+  task_wait_until(
+      me, me->team,
+      [](void* c) {
+        return children_of(static_cast<Task*>(c)->rt.counts.load(std::memory_order_acquire)) == 0;
+      },
+      parent);
+}
+
 }  // namespace
 
 // Undeferred execution with dependences: the creator waits until the
@@ -679,6 +699,9 @@ void task_run_now(Thread* me, Task* t, bool silent) {
   if (t->rt.nrecords && team && ((t->rt.flags & kTaskDepsWaited) || !task_deps_met_alone(team, parent))) {
     if (!(t->rt.flags & kTaskDepsWaited)) task_wait_own_dependences(me, t);
   } else {
+    // No team: no dependence graph; the only siblings that can be
+    // incomplete are detachable ones left to their events.
+    if (t->rt.nrecords && !team) wait_detached_siblings(me, parent);
     t->rt.nrecords = 0;
   }
   // A task bound to a cancelled taskgroup or region is discarded, as one
@@ -837,25 +860,6 @@ inline void* stack_task_arg(const TaskSpec& spec, char* buf) {
 inline size_t stack_task_arg_space(const TaskSpec& spec) {
   if (!spec.cpyfn) return 0;
   return size_t(spec.arg_size > 0 ? spec.arg_size : 0) + size_t(spec.arg_align > 0 ? spec.arg_align : 1);
-}
-
-// Before an included task with dependences runs: its siblings all
-// completed before it, except detachable ones whose creator went on with
-// their events pending (task_run_now); it waits for those. Outside any
-// parallel region no other task can run meanwhile: only another thread can
-// fulfil the events, so the wait says so once.
-KITE_NOINLINE void wait_detached_siblings(Thread* me, Task* parent) {
-  if (children_of(parent->rt.counts.load(std::memory_order_acquire)) == 0) return;
-  static std::atomic<bool> told{false};
-  if (!me->team && !told.exchange(true, std::memory_order_relaxed))
-    warn("a task with dependences outside any parallel region waits for a detached sibling "
-         "task's event; only another thread can fulfil it");
-  task_wait_until(
-      me, me->team,
-      [](void* c) {
-        return children_of(static_cast<Task*>(c)->rt.counts.load(std::memory_order_acquire)) == 0;
-      },
-      parent);
 }
 
 template <bool kTraced>
