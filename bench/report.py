@@ -420,6 +420,8 @@ def machine_header(data):
              f"{data['settings'].get('clang_build', 'not built')}",
              f"Kite source: {data['settings'].get('source_revision', '?')}, built in {data['settings'].get('kite_build')}",
              f"Thread placement: {data['placement']['description']}",
+             f"Background load: {data['settings'].get('background_load', 0)} busy process(es) during every measurement"
+             " (bench/run --load)",
              f"Rounds: {data['settings']['rounds']} interleaved ({data['settings']['interleaving']}); "
              f"thread counts {data['settings']['threads']} (more threads than {m['cores']} cores = oversubscribed)",
              "Runtimes:"]
