@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <unistd.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +42,23 @@ static inline void kite_test_require_kite(void) {
     fprintf(stderr, "FAIL: unexpected runtime identity '%s'\n", fn());
     exit(3);
   }
+}
+
+/* A test that would hang on a runtime defect fails instead: after `seconds`
+ * the process writes "FAIL: hang: <what>" and exits 2. */
+static const char* kite_test_hang_what = "";
+static inline void kite_test_on_alarm(int sig) {
+  (void)sig;
+  static const char head[] = "FAIL: hang: ";
+  (void)!write(2, head, sizeof head - 1);
+  (void)!write(2, kite_test_hang_what, strlen(kite_test_hang_what));
+  (void)!write(2, "\n", 1);
+  _exit(2);
+}
+static inline void kite_test_watchdog(unsigned seconds, const char* what) {
+  kite_test_hang_what = what;
+  signal(SIGALRM, kite_test_on_alarm);
+  alarm(seconds);
 }
 
 #define KITE_TEST_BEGIN() kite_test_require_kite()

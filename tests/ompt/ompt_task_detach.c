@@ -5,18 +5,8 @@
  * creator fulfils after the construct: created undeferred, ompt_task_detach
  * at the body's end (the creator goes on), ompt_task_late_fulfill.
  * kite-test-threads: 1 2 4 */
-#define _GNU_SOURCE
-#include <signal.h>
-#include <unistd.h>
 #include "kite_test.h"
 #include "support/task_recorder.h"
-
-static void on_alarm(int sig) {
-  (void)sig;
-  static const char msg[] = "FAIL: hang: the creator of a detach if(0) task waited for its event\n";
-  (void)!write(2, msg, sizeof msg - 1);
-  _exit(2);
-}
 
 static int body_done;
 
@@ -80,8 +70,7 @@ int main(void) {
   }
 
   /* Undeferred, fulfilled by its creator after the construct. */
-  signal(SIGALRM, on_alarm);
-  alarm(30);
+  kite_test_watchdog(30, "the creator of a detach if(0) task waited for its event");
   omp_event_handle_t ev3;
   int body3 = 0;
   from = primary->count;

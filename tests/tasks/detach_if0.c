@@ -14,16 +14,7 @@
  * are never empty: gcc drops an empty if(0) task, event and all. */
 #define _GNU_SOURCE
 #include <pthread.h>
-#include <signal.h>
-#include <unistd.h>
 #include "kite_test.h"
-
-static void on_alarm(int sig) {
-  (void)sig;
-  static const char msg[] = "FAIL: hang: the creator of a detach if(0) task waited for its event\n";
-  (void)!write(2, msg, sizeof msg - 1);
-  _exit(2);
-}
 
 /* A plain thread fulfils `pending` once told to, after marking it. */
 static omp_event_handle_t pending;
@@ -43,6 +34,17 @@ static void start_late_fulfiller(pthread_t* th) {
   go = 0;
   fulfilled = 0;
   pthread_create(th, NULL, late_fulfiller, NULL);
+}
+
+/* A detachable if(0) task whose event the late fulfiller gets once the
+ * creator is past the construct. Not empty: gcc drops an empty if(0) task,
+ * event and all. */
+static void detach_and_release(void) {
+  omp_event_handle_t ev;
+#pragma omp task detach(ev) if (0)
+  __atomic_add_fetch(&bodies, 1, __ATOMIC_RELAXED);
+  pending = ev;
+  __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
 }
 
 /* The issue's shape: fulfilled by the creator right after the construct;
@@ -106,12 +108,7 @@ static void taskgroup_waits(void) {
   start_late_fulfiller(&th);
 #pragma omp taskgroup
   {
-    omp_event_handle_t ev;
-    /* Not empty: gcc drops an empty if(0) task, event and all. */
-#pragma omp task detach(ev) if (0)
-    __atomic_add_fetch(&bodies, 1, __ATOMIC_RELAXED);
-    pending = ev;
-    __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+    detach_and_release();
   }
   CHECK_EQ_LONG(__atomic_load_n(&fulfilled, __ATOMIC_ACQUIRE), 1);
   pthread_join(th, NULL);
@@ -119,8 +116,7 @@ static void taskgroup_waits(void) {
 
 int main(void) {
   KITE_TEST_BEGIN();
-  signal(SIGALRM, on_alarm);
-  alarm(30);
+  kite_test_watchdog(30, "the creator of a detach if(0) task waited for its event");
 
   /* In a parallel region, by one thread while the others wait at the
    * single's barrier (running tasks), many times. */
@@ -172,11 +168,7 @@ int main(void) {
 #pragma omp parallel
 #pragma omp single nowait
     {
-      omp_event_handle_t ev;
-#pragma omp task detach(ev) if (0)
-      __atomic_add_fetch(&bodies, 1, __ATOMIC_RELAXED);
-      pending = ev;
-      __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+      detach_and_release();
     }
     CHECK_EQ_LONG(__atomic_load_n(&fulfilled, __ATOMIC_ACQUIRE), 1);
     pthread_join(th, NULL);

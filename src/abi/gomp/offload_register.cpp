@@ -137,6 +137,16 @@ __attribute__((constructor(103))) void scan_loaded_objects() {
   if (emulated_device_count() > 0) dl_iterate_phdr(scan_object, nullptr);
 }
 
+// A host table is {function table start, end, variable table start, end}.
+void host_table_vars(const void* host_table, bool add) {
+  if (!host_table) return;
+  auto* t = static_cast<const uintptr_t* const*>(host_table);
+  if (add)
+    add_table(t[2], t[3]);
+  else
+    remove_table(t[2], t[3]);
+}
+
 }  // namespace
 
 extern "C" {
@@ -144,16 +154,9 @@ extern "C" {
 // Offload images are registered by programs built with an offload compiler.
 // With no device to load them on, every target region of theirs takes the
 // host version compiled alongside, so the images are not needed; the host
-// table ({function table start, end, variable table start, end}) names the
-// declare target globals. Each device type registers the same host table.
-KITE_EXPORT void GOMP_offload_register_ver(unsigned version, const void* host_table,
-                                           int target_type, const void* target_data) {
-  (void)version;
-  (void)target_type;
-  (void)target_data;
-  if (!host_table) return;
-  auto* t = static_cast<const uintptr_t* const*>(host_table);
-  add_table(t[2], t[3]);
+// table names the declare target globals. Each device type registers the same host table.
+KITE_EXPORT void GOMP_offload_register_ver(unsigned, const void* host_table, int, const void*) {
+  host_table_vars(host_table, true);
 }
 
 KITE_EXPORT void GOMP_offload_register(const void* host_table, int target_type,
@@ -161,14 +164,8 @@ KITE_EXPORT void GOMP_offload_register(const void* host_table, int target_type,
   GOMP_offload_register_ver(0, host_table, target_type, target_data);
 }
 
-KITE_EXPORT void GOMP_offload_unregister_ver(unsigned version, const void* host_table,
-                                             int target_type, const void* target_data) {
-  (void)version;
-  (void)target_type;
-  (void)target_data;
-  if (!host_table) return;
-  auto* t = static_cast<const uintptr_t* const*>(host_table);
-  remove_table(t[2], t[3]);
+KITE_EXPORT void GOMP_offload_unregister_ver(unsigned, const void* host_table, int, const void*) {
+  host_table_vars(host_table, false);
 }
 
 KITE_EXPORT void GOMP_offload_unregister(const void* host_table, int target_type,
