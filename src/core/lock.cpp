@@ -36,7 +36,7 @@ void lock_acquire_contended(LockWord* w, uint32_t me, const char* what) {
     if (v == 0 && w->compare_exchange_weak(v, me, std::memory_order_acquire,
                                            std::memory_order_relaxed))
       return;
-    spin_step(i);
+    spin_step_any(i);
   }
 
   // Sleep. Once a thread has slept on the word, whoever takes it next keeps

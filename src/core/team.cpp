@@ -22,6 +22,46 @@ __thread Thread* tls_self __attribute__((tls_model("initial-exec"))) = nullptr;
 
 namespace {
 
+// Teams larger than this are not scanned by a spin check: it yields.
+constexpr int kSpinCheckMaxThreads = 8;
+
+// Does `other` (a thread this one may be waiting for) need processor `cpu`,
+// or may it: it last ran there, or sleeps, or is not known yet.
+inline bool may_need(const Thread* other, int cpu) {
+  const int c = other->cpu.load(std::memory_order_relaxed);
+  return c == cpu || c < 0;
+}
+
+}  // namespace
+
+// Every 32 spin steps of a waiting thread (wait.h). The threads it may be
+// waiting for: its team's other threads (a barrier, a join, a worksharing
+// hand-off), or, in the pool between regions, the primary of its last
+// team. sched_getcpu reads the kernel's rseq area: no system call.
+bool spin_should_yield() {
+  Thread* me = tls_self;
+  if (!me) return true;
+  const int cpu = sched_getcpu();
+  me->cpu.store(cpu, std::memory_order_relaxed);
+  if (cpu < 0) return true;
+  if (Team* team = me->team) {
+    const int n = team->nthreads;
+    if (n > kSpinCheckMaxThreads) return true;
+    for (int i = 0; i < n; ++i) {
+      const Thread* o = team->threads[i];
+      if (o && o != me && may_need(o, cpu)) return true;
+    }
+    return false;
+  }
+  return !me->awaited || may_need(me->awaited, cpu);
+}
+
+void thread_note_asleep(bool asleep) {
+  if (Thread* me = tls_self) me->cpu.store(asleep ? -1 : sched_getcpu(), std::memory_order_relaxed);
+}
+
+namespace {
+
 pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 Thread* g_pool_head = nullptr;       // idle workers
 Team* g_spare_teams = nullptr;       // recycled team objects
@@ -68,6 +108,7 @@ Thread* new_thread_record(bool worker) {
   }
   memset(static_cast<void*>(t), 0, sizeof(Thread));
   new (&t->go) Futex();
+  new (&t->cpu) std::atomic<int>(-1);
   new (&t->ord_wake) Futex();
   new (&t->ord_sleep_turn) std::atomic<unsigned long long>(0);
   new (&t->cg_busy) std::atomic<int>(0);
@@ -224,6 +265,7 @@ void worker_loop(Thread* me) {
     ompt::on_region_barrier_begin(me, team);
     team_barrier(me);
     ompt::on_region_barrier_end(me, team);
+    me->awaited = team->owner;
     me->team = nullptr;
     me->task = nullptr;
     ompt::on_worker_idle(me);

@@ -118,6 +118,13 @@ struct alignas(kCacheLine) Thread {
 
   // Pool handoff: the primary stores `next_team` then bumps `go`.
   alignas(kCacheLine) Futex go;
+  // The processor this thread ran on at its last spin check (-1: asleep on
+  // a futex, or not known yet), and, while it waits in the pool, the thread
+  // whose fork it expects (its last team's primary): what a spinning
+  // teammate reads to tell whether it holds a processor a thread it waits
+  // for needs (spin_should_yield, wait.h).
+  std::atomic<int> cpu;
+  Thread* awaited;
   Team* next_team;
   int next_tid;
   Thread* pool_next;  // link in the idle pool

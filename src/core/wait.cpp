@@ -12,8 +12,10 @@ namespace kite {
 SpinConfig g_spin = {200000, false};
 
 void futex_wait(std::atomic<uint32_t>* addr, uint32_t expected) {
+  thread_note_asleep(true);
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(addr), FUTEX_WAIT_PRIVATE, expected, nullptr,
           nullptr, 0);
+  thread_note_asleep(false);
 }
 
 void futex_wake(std::atomic<uint32_t>* addr, int count) {

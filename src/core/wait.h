@@ -31,14 +31,35 @@ struct SpinConfig {
 };
 extern SpinConfig g_spin;
 
-// One step of a spin-wait. Every 32nd step (every step when threads
-// outnumber processors) gives the processor away: the scheduler (or, in a
-// virtual machine, the host) may have put the thread we wait for on this very
-// processor — a woken worker lands next to its waker — and a spinner that
-// never yields holds it off for the whole spin budget. Measured on the 2-core
-// VM: without this, a 2-thread barrier in bench/ sometimes cost ~70-300 us.
+// Whether a spinning thread should give its processor away now: when a
+// thread it may be waiting for last ran on this very processor, or sleeps
+// on a futex (a woken thread is placed next to its waker when no processor
+// is idle), or is not known (team.cpp). Otherwise the threads it waits for
+// run elsewhere, and yielding only hands the processor to whatever else
+// wants it: another process when the cores are shared, for a whole
+// scheduler slice (bench/results/2026-11-29-vm-shared-cores.md).
+bool spin_should_yield();
+// The calling thread goes to sleep on a futex (true) or woke up (team.cpp).
+void thread_note_asleep(bool asleep);
+
+// One step of a spin-wait. Every 32nd step asks spin_should_yield (every
+// step yields when threads outnumber processors): the scheduler (or, in a
+// virtual machine, the host) may have put the thread we wait for on this
+// very processor — a woken worker lands next to its waker — and a spinner
+// that never yields holds it off for the whole spin budget. Measured on the
+// 2-core VM: without any yield, a 2-thread barrier in bench/ sometimes cost
+// ~70-300 us.
 constexpr uint64_t kSpinYieldMask = 31;
 inline void spin_step(uint64_t i) {
+  if (g_spin.yield_while_spinning.load(std::memory_order_relaxed) ||
+      ((i & kSpinYieldMask) == kSpinYieldMask && spin_should_yield()))
+    sched_yield_portable();
+  else
+    cpu_relax();
+}
+// The same for a wait on a thread that need not be a teammate (a lock's
+// holder, whoever fulfils an event): every 32nd step yields.
+inline void spin_step_any(uint64_t i) {
   if (g_spin.yield_while_spinning.load(std::memory_order_relaxed) ||
       (i & kSpinYieldMask) == kSpinYieldMask)
     sched_yield_portable();
@@ -75,7 +96,8 @@ inline void wait_until(Futex& f, Pred pred) {
 // Recompute spin settings for the number of threads that may be running.
 void spin_config_for_threads(int running_threads);
 
-// Raw futex system calls.
+// Raw futex system calls. futex_wait marks the calling thread asleep for
+// spin_should_yield while it sleeps.
 void futex_wait(std::atomic<uint32_t>* addr, uint32_t expected);
 void futex_wake(std::atomic<uint32_t>* addr, int count);
 

@@ -116,7 +116,7 @@ bool claim_first(Task* t, int who) {
                                   __ATOMIC_ACQUIRE))
     return true;
   for (uint64_t i = 0; seen == kBodyReporting || seen == kEventReporting; ++i) {
-    spin_step(i);
+    spin_step_any(i);
     seen = __atomic_load_n(&t->ompt.fulfill_order, __ATOMIC_ACQUIRE);
   }
   return false;
