@@ -655,11 +655,10 @@ void adopt_as_deferred(Thread* me, Task* t) {
 }
 
 // Before an included task (or one outside any region) with dependences
-// runs: its siblings all
-// completed before it, except detachable ones whose creator went on with
-// their events pending (task_run_now); it waits for those. Outside any
-// parallel region no other task can run meanwhile: only another thread can
-// fulfil the events, so the wait says so once.
+// runs: its siblings all completed before it, except detachable ones whose
+// creator went on with their events pending (task_run_now); it waits for
+// those. Outside any parallel region no other task can run meanwhile: only
+// another thread can fulfil the events, so the wait says so once.
 KITE_NOINLINE void wait_detached_siblings(Thread* me, Task* parent) {
   if (children_of(parent->rt.counts.load(std::memory_order_acquire)) == 0) return;
   static std::atomic<bool> told{false};
