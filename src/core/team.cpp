@@ -576,23 +576,29 @@ void parallel_end() {
   if (KITE_UNLIKELY(team == nullptr)) return;
   int n = team->nthreads;
   // The program's call of the outlined function (split form) has returned.
-  if (ompt::active()) ompt::clear_exit_frame(me->task);
+  const bool tool = ompt::active();
+  if (tool) ompt::clear_exit_frame(me->task);
   ompt::on_region_barrier_begin(me, team);
   team_barrier(me);
-  ompt::on_region_barrier_end(me, team);
   // Every worker bumps `done` as its last touch of the region, after it saw
   // the barrier's release. The primary of a hot team does not wait for that
   // here, nor (same threads again) at its next region (prepare_team): a
   // worker sees the release and the next region's `go` in one go. Waiting
   // cost each worker one more turn on a processor per region, a round of
   // context switches when threads outnumber processors. A tool sees the
-  // workers' region end before parallel_end, and a cancelled region's
-  // leftover tasks need the workers gone, so both wait here.
-  team->done_expect += uint32_t(n - 1);
+  // workers' region end (their implicit tasks' end events) before
+  // parallel_end, so with a tool the primary waits for them: inside its
+  // implicit barrier's wait, which the tool is told of (sync_region_wait,
+  // state wait_barrier_implicit_parallel), never after its own implicit
+  // task ended, where the wait would be time no tool can place (issue 23).
+  // A cancelled region's leftover tasks need the workers gone too.
   // (A team of one has no worker of this region, and prepare_team waited
   // for those of earlier ones when the size changed.)
-  if (n > 1 && (me->hot_team != team || ompt::active() ||
-                team->cancelled.load(std::memory_order_acquire) != 0))
+  team->done_expect += uint32_t(n - 1);
+  if (n > 1 && tool) finish_join(team);
+  ompt::on_region_barrier_end(me, team);
+  if (n > 1 && !tool &&
+      (me->hot_team != team || team->cancelled.load(std::memory_order_acquire) != 0))
     finish_join(team);
   // Only a cancelled region gets here with tasks left (its barriers were
   // abandoned): the workers are gone, so the primary finishes them.

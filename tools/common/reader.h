@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,10 +53,54 @@ struct TimeMap {
   }
 };
 
+// The tail of a stream (recorder.cpp: the ring of windows its thread fills
+// in turn, kept in <file>.tail until they are copied into the file) that a
+// run which did not end normally (a crash, abort, _exit, SIGKILL) left
+// behind: its windows are copied into the file at their places, and the
+// tail is removed. A slot whose first record is empty holds nothing the
+// file lacks (it was written, then cleared). False, with the tail kept,
+// when the tail is not one of this window size or cannot be copied.
+inline bool salvage_tail(const std::string &path, size_t window_bytes) {
+  std::string tail = path + ".tail";
+  int in = open(tail.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) return true;
+  constexpr uint64_t kMaxSlots = 64;
+  struct {
+    uint64_t magic, window_bytes, slots, window[kMaxSlots];
+  } ctl;
+  const size_t control_bytes = 4096;
+  bool ok = pread(in, &ctl, sizeof ctl, 0) == ssize_t(sizeof ctl) && ctl.magic == kMagic &&
+            ctl.window_bytes == window_bytes && window_bytes >= sizeof(Record) &&
+            ctl.slots >= 1 && ctl.slots <= kMaxSlots;
+  int out = ok ? open(path.c_str(), O_WRONLY | O_CLOEXEC) : -1;
+  ok = ok && out >= 0;
+  std::vector<char> slot(ok ? window_bytes : 0);
+  for (uint64_t k = 0; ok && k < ctl.slots; ++k) {
+    if (ctl.window[k] == 0) continue;
+    off_t from = off_t(control_bytes + k * window_bytes);
+    if (pread(in, slot.data(), window_bytes, from) != ssize_t(window_bytes)) {
+      ok = false;
+      break;
+    }
+    if (reinterpret_cast<const Record *>(slot.data())->kind == kEnd) continue;
+    ok = pwrite(out, slot.data(), window_bytes, off_t((ctl.window[k] - 1) * window_bytes)) ==
+         ssize_t(window_bytes);
+  }
+  if (out >= 0) close(out);
+  close(in);
+  if (ok)
+    unlink(tail.c_str());
+  else
+    fprintf(stderr, "kite: cannot copy the records left in %s into %s; they are not read\n",
+            tail.c_str(), path.c_str());
+  return ok;
+}
+
 class RecordReader {
  public:
   RecordReader(const std::string &path, size_t window_bytes, TimeMap clock = TimeMap())
       : clock_(clock),
+        salvaged_(salvage_tail(path, window_bytes)),
         f_(fopen(path.c_str(), "rbe")),
         per_window_(window_bytes / sizeof(Record)),
         pad_(window_bytes % sizeof(Record)) {}
@@ -105,6 +151,7 @@ class RecordReader {
   std::vector<uint64_t> payload_;
 
   TimeMap clock_;
+  bool salvaged_;
   FILE *f_;
   size_t per_window_, pad_;
   size_t left_in_window_ = 0;

@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <new>
+#include <csignal>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -63,13 +66,49 @@ using kite_trace::kMagic;
 using kite_trace::kPad;
 using kite_trace::kVersion;
 
+// A stream's records go to its file in windows of window_bytes, through a
+// tail: a small file beside it (<file>.tail), mapped MAP_SHARED once and
+// reused, that holds a ring of kSlots windows. The thread stores into one
+// slot; when it is full the slot is handed to the writer thread, which
+// copies it into the file with pwrite() at its window's offset and zeroes
+// it, while the thread goes on in the next slot. A page of the tail is
+// faulted in once (and populated when the stream opens), not once per
+// window: the event path is a few stores into memory the thread touched
+// before. (Issue 23: with one fresh MAP_SHARED mapping per window, the
+// first touch of each page cost 35-40 ns of the ~66 ns an event cost.) If
+// the next slot is not written yet (the writer is behind, or descheduled),
+// the thread writes its full slot itself: it never waits and never drops.
+//
+// What a crash loses: nothing stored. The tail is a file, so after a crash,
+// abort, _exit or SIGKILL every record not yet copied is still in it; the
+// first reader of the file (reader.h, salvage_tail) copies the tail's
+// windows into the file and removes the tail. A normal end (finish())
+// writes every slot itself and removes the tail.
+constexpr unsigned kSlots = 4;
+
+struct TailControl {  // the tail's first page (reader.h salvage_tail reads it)
+  uint64_t magic;
+  uint64_t window_bytes;
+  uint64_t slots;
+  uint64_t window[kSlots];  // 1 + the window index a slot holds (0: none yet)
+};
+
+enum SlotState : uint32_t { kFree = 0, kFull, kWriting };
+
 struct Window {
   Record *cur = nullptr;
   Record *end = nullptr;
-  Record *base = nullptr;
-  uint64_t index = 0;
+  Record *base = nullptr;  // the slot being filled
+  uint64_t index = 0;      // its window index
+  unsigned slot = 0;
   int fd = -1;
-  bool broken = false;  // the file could not be grown: records are dropped
+  std::atomic<bool> broken{false};  // the file cannot be written: records are dropped
+  TailControl *ctl = nullptr;
+  char *slots = nullptr;  // the tail's windows
+  std::atomic<uint32_t> state[kSlots] = {};
+  uint64_t full_index[kSlots] = {};  // the window index of a kFull slot
+  Window *next_open = nullptr;       // every open stream of the process
+  char tail_path[4406];
 };
 
 struct ThreadFiles {
@@ -82,7 +121,7 @@ char tool_name[32] = "kite";
 char dir[4096];
 char stem[128];
 pid_t stem_pid;
-size_t window_bytes = 4u << 20;
+size_t window_bytes = kDefaultBufferBytes / kSlots;
 const char *runtime_name = "";
 std::atomic<uint32_t> thread_count{0};
 std::atomic<uint64_t> dropped_records{0};
@@ -155,29 +194,151 @@ void write_process_meta() {
   write_maps();
 }
 
-bool map_window(Window *w) {
-  off_t offset = off_t(w->index * window_bytes);
-  if (ftruncate(w->fd, offset + off_t(window_bytes)) != 0) return false;
-  void *p = mmap(nullptr, window_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, w->fd, offset);
-  if (p == MAP_FAILED) return false;
-  w->base = w->cur = static_cast<Record *>(p);
-  w->end = w->base + window_bytes / sizeof(Record);
+constexpr size_t kTailControlBytes = 4096;
+static_assert(sizeof(TailControl) <= kTailControlBytes, "tail control page");
+
+size_t tail_bytes() { return kTailControlBytes + kSlots * window_bytes; }
+
+Record *slot_base(Window *w, unsigned k) {
+  return reinterpret_cast<Record *>(w->slots + size_t(k) * window_bytes);
+}
+
+std::atomic<bool> finished{false};  // finish() wrote the windows: later records are dropped
+
+// Every open stream, newest first (the writer's and finish()'s list).
+std::atomic<Window *> open_streams{nullptr};
+
+// The writer thread: it sleeps on `work` (a futex word bumped by every
+// hand-off) while nothing is full.
+std::atomic<uint32_t> work{0};
+std::atomic<bool> writer_sleeping{false};
+std::atomic<bool> writer_stop{false};
+// Whether this process's writer runs: false in a forked child (atfork_child)
+// until its first thread files start one.
+std::atomic<bool> writer_running{false};
+pthread_t writer;
+
+long futex(std::atomic<uint32_t> *word, int op, uint32_t value) {
+  return syscall(SYS_futex, reinterpret_cast<uint32_t *>(word), op, value, nullptr, nullptr, 0);
+}
+
+// Copies a full window into the file at its offset. False on a write error
+// (the file system is full or gone).
+bool write_window(Window *w, const Record *data, uint64_t index) {
+  const char *p = reinterpret_cast<const char *>(data);
+  size_t left = window_bytes;
+  off_t at = off_t(index * window_bytes);
+  while (left) {
+    ssize_t n = pwrite(w->fd, p, left, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n, at += n, left -= size_t(n);
+  }
   return true;
 }
 
+std::atomic<bool> write_error_said{false};
+void say_write_error(Window *w) {
+  if (!write_error_said.exchange(true))
+    warn("cannot write %.*s (%s); later records of its thread are dropped",
+         int(strlen(w->tail_path) - 5), w->tail_path, strerror(errno));
+}
+
+// The writer's pass: every full slot written and zeroed. True if it wrote.
+bool write_full_slots() {
+  bool wrote = false;
+  for (Window *w = open_streams.load(std::memory_order_acquire); w; w = w->next_open)
+    for (unsigned k = 0; k < kSlots; ++k) {
+      uint32_t expect = kFull;
+      if (!w->state[k].compare_exchange_strong(expect, kWriting, std::memory_order_acquire))
+        continue;
+      if (!write_window(w, slot_base(w, k), w->full_index[k])) {
+        say_write_error(w);
+        w->broken.store(true, std::memory_order_relaxed);  // its thread stops at its next window
+      }
+      memset(slot_base(w, k), 0, window_bytes);
+      w->state[k].store(kFree, std::memory_order_release);
+      wrote = true;
+    }
+  return wrote;
+}
+
+void *writer_main(void *) {
+  while (!writer_stop.load(std::memory_order_acquire)) {
+    uint32_t seen = work.load(std::memory_order_seq_cst);
+    if (write_full_slots()) continue;
+    writer_sleeping.store(true, std::memory_order_seq_cst);
+    if (work.load(std::memory_order_seq_cst) == seen && !writer_stop.load())
+      futex(&work, FUTEX_WAIT_PRIVATE, seen);
+    writer_sleeping.store(false, std::memory_order_relaxed);
+  }
+  return nullptr;
+}
+
+void wake_writer() {
+  work.fetch_add(1, std::memory_order_seq_cst);
+  if (writer_sleeping.load(std::memory_order_seq_cst)) futex(&work, FUTEX_WAKE_PRIVATE, 1);
+}
+
+// Starts this process's writer thread, with every signal blocked (a
+// profiling timer's signal must reach the program's threads, not it).
+void start_writer() {
+  static std::atomic<bool> starting{false};
+  if (writer_running.load() || finished.load() || starting.exchange(true)) return;
+  writer_stop.store(false);
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  if (pthread_create(&writer, nullptr, writer_main, nullptr) == 0)
+    writer_running.store(true);
+  else  // every thread writes its own windows
+    warn("no writer thread (%s); threads write their full windows themselves", strerror(errno));
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  starting.store(false);
+}
+
+// Starts filling slot k as window `index`.
+void begin_slot(Window *w, unsigned k, uint64_t index) {
+  w->slot = k;
+  w->index = index;
+  w->ctl->window[k] = index + 1;
+  w->base = w->cur = slot_base(w, k);
+  w->end = w->base + window_bytes / sizeof(Record);
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14
+#endif
+
 bool open_stream(ThreadFiles *t, Stream s) {
+  Window *w = &t->stream[s];
   char path[4400];
   snprintf(path, sizeof path, "%s/%s.thread-%u%s.raw", dir, stem, t->index,
            s == kSamples ? ".samples" : "");
-  Window *w = &t->stream[s];
+  snprintf(w->tail_path, sizeof w->tail_path, "%s.tail", path);
   w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (w->fd < 0 || !map_window(w)) {
+  int tail = w->fd < 0 ? -1 : open(w->tail_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  void *map = MAP_FAILED;
+  if (tail >= 0 && ftruncate(tail, off_t(tail_bytes())) == 0)
+    map = mmap(nullptr, tail_bytes(), PROT_READ | PROT_WRITE, MAP_SHARED, tail, 0);
+  if (tail >= 0) close(tail);  // the mapping keeps the file
+  if (map == MAP_FAILED) {
     warn("cannot record thread %u into %s: %s", t->index, path, strerror(errno));
     if (w->fd >= 0) close(w->fd);
+    unlink(w->tail_path);
     w->fd = -1;
-    w->broken = true;
+    w->broken.store(true);
     return false;
   }
+  // Every page of the tail at once, rather than one fault per page on the
+  // event path (an older kernel says EINVAL: the pages fault in as used).
+  madvise(map, tail_bytes(), MADV_POPULATE_WRITE);
+  w->ctl = static_cast<TailControl *>(map);
+  w->slots = static_cast<char *>(map) + kTailControlBytes;
+  w->ctl->magic = kMagic;
+  w->ctl->window_bytes = window_bytes;
+  w->ctl->slots = kSlots;
+  begin_slot(w, 0, 0);
   Record *h = w->cur++;
   h->time = stamp();
   h->u32 = kMagic;
@@ -185,6 +346,9 @@ bool open_stream(ThreadFiles *t, Stream s) {
   h->b = uint64_t(syscall(SYS_gettid));
   h->c = kVersion;
   h->kind = kHeader;
+  Window *head = open_streams.load(std::memory_order_relaxed);
+  do w->next_open = head;
+  while (!open_streams.compare_exchange_weak(head, w, std::memory_order_release));
   return true;
 }
 
@@ -196,11 +360,12 @@ ThreadFiles *make_files(bool all_streams) {
     make_stem();
     write_process_meta();
   }
+  start_writer();
   ThreadFiles *t = self;
   if (!t) {
     t = static_cast<ThreadFiles *>(calloc(1, sizeof(ThreadFiles)));
     if (t) {
-      for (Window &w : t->stream) w = Window();
+      for (Window &w : t->stream) new (&w) Window();
       t->next_id = 1;
       t->index = thread_count.fetch_add(1, std::memory_order_relaxed);
       if (!open_stream(t, kEvents)) {
@@ -217,18 +382,29 @@ ThreadFiles *make_files(bool all_streams) {
   return t;
 }
 
-// Out of line: the window is full (or n records do not fit in it).
-__attribute__((noinline)) Record *next_window(ThreadFiles *t, Window *w, unsigned n) {
-  if (w->broken || n > window_bytes / sizeof(Record) - 1) return nullptr;
-  for (Record *r = w->cur; r != w->end; ++r) __atomic_store_n(&r->kind, uint8_t(kPad), __ATOMIC_RELEASE);
-  munmap(w->base, window_bytes);
-  w->base = w->cur = w->end = nullptr;
-  w->index++;
-  if (!map_window(w)) {
-    w->broken = true;
-    warn("thread %u: cannot grow its file (%s); its later records are dropped", t->index,
-         strerror(errno));
+// Out of line: the slot is full (or n records do not fit in it). Runs in
+// a signal handler too (the samples stream): pwrite, memset and the futex
+// are async-signal-safe.
+__attribute__((noinline)) Record *next_window(Window *w, unsigned n) {
+  if (w->broken.load(std::memory_order_relaxed) || finished.load(std::memory_order_relaxed) ||
+      n > window_bytes / sizeof(Record) - 1)
     return nullptr;
+  for (Record *r = w->cur; r != w->end; ++r) __atomic_store_n(&r->kind, uint8_t(kPad), __ATOMIC_RELEASE);
+  unsigned k = w->slot, next = (k + 1) % kSlots;
+  if (writer_running.load(std::memory_order_relaxed) &&
+      w->state[next].load(std::memory_order_acquire) == kFree) {
+    w->full_index[k] = w->index;
+    w->state[k].store(kFull, std::memory_order_release);
+    wake_writer();
+    begin_slot(w, next, w->index + 1);
+  } else {  // the writer is behind (or there is none): this slot is written here
+    if (!write_window(w, w->base, w->index)) {
+      say_write_error(w);
+      w->broken.store(true, std::memory_order_relaxed);
+      return nullptr;
+    }
+    memset(w->base, 0, window_bytes);
+    begin_slot(w, k, w->index + 1);
   }
   Record *r = w->cur;
   w->cur += n;
@@ -236,15 +412,42 @@ __attribute__((noinline)) Record *next_window(ThreadFiles *t, Window *w, unsigne
 }
 
 // A forked child has only the forking thread, whose windows are shared with
-// the parent's files: drop them; the child records into files of its own.
+// the parent's files: drop them; the child records into files of its own
+// (the parent's streams leave the child's list; its writer is started anew).
 void atfork_child() {
   if (ThreadFiles *t = self) {
     for (Window &w : t->stream)
       if (w.fd >= 0) {
-        munmap(w.base, window_bytes);
+        munmap(w.ctl, tail_bytes());
         close(w.fd);
       }
     self = nullptr;
+  }
+  open_streams.store(nullptr);
+  writer_running.store(false);
+}
+
+// At the end: the writer stopped, then every stream's full slots and the
+// slot being filled written by this thread, and the tails removed. The
+// mappings stay: a thread that records after this stores into its slot,
+// and drops the records when it is full.
+void write_all_windows() {
+  finished.store(true);
+  if (writer_running.load()) {
+    writer_stop.store(true, std::memory_order_release);
+    work.fetch_add(1);
+    futex(&work, FUTEX_WAKE_PRIVATE, 1);
+    pthread_join(writer, nullptr);
+    writer_running.store(false);
+  }
+  for (Window *w = open_streams.load(std::memory_order_acquire); w; w = w->next_open) {
+    if (w->broken.load()) continue;
+    for (unsigned k = 0; k < kSlots; ++k)
+      if (w->state[k].load(std::memory_order_acquire) == kFull &&
+          !write_window(w, slot_base(w, k), w->full_index[k]))
+        say_write_error(w);
+    if (w->cur != w->base && !write_window(w, w->base, w->index)) say_write_error(w);
+    unlink(w->tail_path);
   }
 }
 
@@ -275,15 +478,16 @@ void append_meta(const char *fmt, ...) {
 }
 
 size_t parse_size(const char *s, const char *what) {
-  if (!s || !*s) return 4u << 20;
+  if (!s || !*s) return kDefaultBufferBytes;
   char *end = nullptr;
   unsigned long long v = strtoull(s, &end, 10);
   if (end && (*end == 'k' || *end == 'K')) v <<= 10, ++end;
   else if (end && (*end == 'm' || *end == 'M')) v <<= 20, ++end;
   long page = sysconf(_SC_PAGESIZE);
   if (!end || *end || v < 64 * 1024 || v > (1ull << 30)) {
-    warn("%s=%s is not a size between 64K and 1024M; using 4M", what, s);
-    return 4u << 20;
+    warn("%s=%s is not a size between 64K and 1024M; using %zuK", what, s,
+         kDefaultBufferBytes >> 10);
+    return kDefaultBufferBytes;
   }
   return size_t(v) / size_t(page) * size_t(page);
 }
@@ -299,7 +503,9 @@ bool start(const char *tool, const char *d, size_t bytes, const char *runtime) {
     return false;
   }
   snprintf(dir, sizeof dir, "%s", d);
-  window_bytes = bytes;
+  long page = sysconf(_SC_PAGESIZE);
+  window_bytes = bytes / kSlots / size_t(page) * size_t(page);
+  if (window_bytes < size_t(page)) window_bytes = size_t(page);
   runtime_name = runtime ? runtime : "";
   if (strchr(runtime_name, '\n')) runtime_name = "unknown";
   make_stem();
@@ -325,6 +531,7 @@ bool start_from_env(const char *command, const char *prefix, const char *runtime
 
 void finish() {
   if (stem_pid != getpid()) return;  // a forked child that never recorded
+  write_all_windows();
   write_maps();
   uint64_t ns = now_ns(), tsc = __rdtsc();
   if (use_tsc)
@@ -352,7 +559,7 @@ Record *slots(Stream s, unsigned n) {
   Record *r = w->cur;
   if (__builtin_expect(r && size_t(w->end - r) >= n, 1)) {
     w->cur = r + n;
-  } else if (!w->base || !(r = next_window(t, w, n))) {
+  } else if (!w->base || !(r = next_window(w, n))) {
     dropped_records.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }

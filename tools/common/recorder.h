@@ -1,10 +1,12 @@
 // The recording layer of Kite's in-process tools (libkite-trace.so,
 // libkite-profile.so): per-thread, per-stream files of fixed-size records
-// (raw_format.h), written through a window of the file mapped MAP_SHARED.
-// Recording is a few plain stores: no lock, no allocation, no system call
-// (one munmap + ftruncate + mmap per full window). Memory per thread and
-// stream stays at one window. What a thread stored is in the page cache at
-// once, so a crash, _exit or abort loses nothing already recorded.
+// (raw_format.h). A thread stores its records into a ring of windows in a
+// small file mapped MAP_SHARED once (<file>.tail); the recorder's writer
+// thread copies each full window into the stream's file (recorder.cpp).
+// Recording is a few plain stores: no lock, no allocation, no system call.
+// Memory per thread and stream stays at one ring. A crash, _exit, abort or
+// SIGKILL loses nothing already stored: what the writer had not copied is
+// in the ring's file, and readers copy it back (reader.h salvage_tail).
 //
 // A thread's streams are created by prepare_thread() (or, for the event
 // stream, by its first record); a signal handler records only into a
@@ -26,11 +28,12 @@ using kite_trace::Record;
 
 enum Stream { kEvents = 0, kSamples = 1, kStreamCount };
 
-// Starts recording into dir: names this process's files (rank<R>.pid<P>
+// Starts recording into dir, buffer_bytes per stream of each thread: names
+// this process's files (rank<R>.pid<P>
 // under an MPI launcher, pid<P> otherwise), writes <stem>.meta with the
 // process's facts and <stem>.maps. tool: the prefix of warnings.
 // Returns false (and says why on stderr) when dir cannot be written.
-bool start(const char *tool, const char *dir, size_t window_bytes, const char *runtime);
+bool start(const char *tool, const char *dir, size_t buffer_bytes, const char *runtime);
 
 // start() from the environment a `kite` command sets: the directory in
 // <prefix>_DIR (a tool started some other way says how to run it, once, and
@@ -48,8 +51,13 @@ void finish();
 // One warning line on stderr, prefixed with the tool's name.
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-// Window size from a KITE_*_BUFFER value (bytes, K or M suffix); a bad value
-// gets a warning naming `what` and the default (4 MiB).
+// The memory each stream of each thread records into (KITE_*_BUFFER): a
+// ring of a few windows (recorder.cpp kSlots), a window being what goes
+// to the file at a time.
+constexpr size_t kDefaultBufferBytes = 1u << 20;
+
+// Buffer size from a KITE_*_BUFFER value (bytes, K or M suffix); a bad value
+// gets a warning naming `what` and the default (kDefaultBufferBytes).
 size_t parse_size(const char *value, const char *what);
 
 inline uint64_t now_ns() {

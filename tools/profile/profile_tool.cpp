@@ -10,7 +10,7 @@
 // Environment (set by `kite profile`):
 //   KITE_PROFILE_DIR     directory for the raw files (required; must exist)
 //   KITE_PROFILE_RATE    samples per second per thread (default 1000)
-//   KITE_PROFILE_BUFFER  window per thread and stream (bytes, K/M)
+//   KITE_PROFILE_BUFFER  memory per thread and stream (bytes, K/M)
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <omp-tools.h>

@@ -2,12 +2,14 @@
 // public interface only, so it records LLVM's libomp as well as Kite) that
 // appends one fixed-size record per event to the calling thread's own file.
 //
-// Each thread writes into a window of its file mapped MAP_SHARED: a record
-// is a few plain stores, with no lock and no allocation; a full window is
-// unmapped (the kernel writes it back) and the next one mapped, so memory
-// per thread stays at one window (KITE_TRACE_BUFFER, default 4 MiB). What a
-// thread stored is in the page cache at once: if the program crashes, calls
-// _exit or abort, every event recorded so far is in the file and converts.
+// Each thread records into a ring of windows kept in a small file beside
+// its trace file (tools/common/recorder.cpp): a record is a few plain
+// stores, with no lock, no allocation and no system call; full windows are
+// copied into the trace file by the recorder's writer thread. Memory per
+// thread stays at one ring (KITE_TRACE_BUFFER, default 1 MiB). If the
+// program crashes, calls _exit or abort, or is killed, every event recorded
+// so far is in the trace file or in the ring's file, which the converter
+// copies back: it converts.
 // Names, file:line and formats are the converter's job, after the program.
 //
 // Environment (set by `kite trace`):
@@ -23,7 +25,7 @@
 // own view of when a transfer or kernel ran, where the host-side callbacks
 // only say when the host asked; device_finalize stops the trace, so every
 // record is written before the tool's finalizer.
-//   KITE_TRACE_BUFFER  window size per thread: bytes, or with K/M suffix
+//   KITE_TRACE_BUFFER  memory per thread: bytes, or with K/M suffix
 //   OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, ...: the MPI rank, which
 //                      names the files (one trace per rank, same directory)
 #include <omp-tools.h>
