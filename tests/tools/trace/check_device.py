@@ -18,42 +18,14 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from toolcheck import check, finish  # noqa: E402
+import perfetto_decode  # noqa: E402
 
 ROUNDS = 6             # device.c
 NOWAIT_PER_THREAD = 3  # device.c
 SLACK_US = 1.0         # the JSON's microseconds have 3 decimals; conversions round
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--kite", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("workdir")
-    a = ap.parse_args()
-    shutil.rmtree(a.workdir, ignore_errors=True)
-    os.makedirs(a.workdir)
-    out = os.path.join(a.workdir, "dev")
-    # The recorder's default clock (the TSC where invariant): device times,
-    # on CLOCK_MONOTONIC, are placed by the clock pairs the tool records at
-    # target callbacks (docs/kite-trace.md), which the containment check
-    # below relies on.
-    env = dict(os.environ, KITE_DEVICES="2", OMP_NUM_THREADS=str(a.threads))
-    env.pop("KITE_CLOCK", None)
-    r = subprocess.run([sys.executable, a.kite, "trace", "--runtime", "kite", "-o", out, "--",
-                        a.program], capture_output=True, text=True, env=env)
-    print(r.stdout)
-    print(r.stderr)
-    check(r.returncode == 0, "kite trace exits with the program's status 0 (%d)" % r.returncode)
-    if r.returncode != 0:
-        finish()
-    words = r.stdout.split()
-    threads = int(words[words.index("threads") + 1]) if "threads" in words else 0
-    check("devices" in words and words[words.index("devices") + 1] == "2",
-          "the program saw 2 devices")
-    check(threads >= 1, "the program says how many threads ran")
-
-    events = json.load(open(out + "/trace.json"))["traceEvents"]
+def check_events(events, threads):
     names = [e for e in events if e.get("ph") == "M" and e.get("name") == "process_name"]
     check(names and "(kite " in names[0]["args"]["name"],
           "the trace was made on Kite (%s)" % (names[0]["args"]["name"] if names else None))
@@ -65,7 +37,8 @@ def main():
                 tracks[e["tid"]] = int(n.split()[1])
     check(sorted(set(tracks.values())) == [0, 1], "a track for each device (%r)" % tracks)
 
-    dev = [e for e in events if e.get("ph") == "X" and e.get("cat") == "device"]
+    dev = [e for e in events if e.get("ph") == "X" and (e.get("cat") == "device" or
+                                                         e["tid"] in tracks)]
     check(all(e["tid"] in tracks for e in dev), "device slices are on device tracks")
     count = collections.Counter((tracks.get(e["tid"]), e["name"]) for e in dev)
     kernels0 = ROUNDS // 2 + threads * NOWAIT_PER_THREAD
@@ -90,7 +63,7 @@ def main():
                   "a transfer is attributed to its construct in device.c (%r)" % e["args"])
 
     # Inside the host-side target slice of the same device.
-    host = [e for e in events if e.get("ph") == "X" and e.get("cat") == "target"
+    host = [e for e in events if e.get("ph") == "X" and e.get("cat", "target") == "target"
             and e["name"].startswith("target") and "device" in e.get("args", {})]
     by_dev = collections.defaultdict(list)
     for e in host:
@@ -117,6 +90,46 @@ def main():
                 overlaps += 1
     check(overlaps == 0, "slices of one device track never overlap (%d)" % overlaps)
 
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kite", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("workdir")
+    a = ap.parse_args()
+    shutil.rmtree(a.workdir, ignore_errors=True)
+    os.makedirs(a.workdir)
+    out = os.path.join(a.workdir, "dev")
+    # The recorder's default clock (the TSC where invariant): device times,
+    # on CLOCK_MONOTONIC, are placed by the clock pairs the tool records at
+    # target callbacks (docs/kite-trace.md), which the containment check
+    # below relies on.
+    env = dict(os.environ, KITE_DEVICES="2", OMP_NUM_THREADS=str(a.threads))
+    env.pop("KITE_CLOCK", None)
+    r = subprocess.run([sys.executable, a.kite, "trace", "--runtime", "kite", "--format",
+                        "otf2,perfetto,json", "-o", out, "--", a.program], capture_output=True, text=True, env=env)
+    print(r.stdout)
+    print(r.stderr)
+    check(r.returncode == 0, "kite trace exits with the program's status 0 (%d)" % r.returncode)
+    if r.returncode != 0:
+        finish()
+    words = r.stdout.split()
+    threads = int(words[words.index("threads") + 1]) if "threads" in words else 0
+    check("devices" in words and words[words.index("devices") + 1] == "2",
+          "the program saw 2 devices")
+    check(threads >= 1, "the program says how many threads ran")
+
+    events_pb, packets, problems = perfetto_decode.read(out + "/trace.perfetto-trace")
+    check(not problems, "every packet of the protobuf trace is sound (%d packets: %s)"
+          % (packets, problems[:3]))
+    for fmt, events in (("protobuf", events_pb),
+                        ("json", json.load(open(out + "/trace.json"))["traceEvents"])):
+        print("-- the %s trace" % fmt)
+        check_events(events, threads)
+
+    kernels0 = ROUNDS // 2 + threads * NOWAIT_PER_THREAD
+    kernels1 = ROUNDS // 2
     summary = json.load(open(out + "/trace.summary.json"))
     devs = {d["device"]: d for d in summary.get("devices", [])}
     check(devs.get(0, {}).get("kernels") == kernels0 and devs.get(1, {}).get("kernels") == kernels1,

@@ -18,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from toolcheck import check, failures, finish, marks, run_kite, runtime_prefix  # noqa: E402
+import perfetto_decode  # noqa: E402
 
 
 def at_line(ev, line):
@@ -85,34 +86,8 @@ def otf2_defs(archive):
     return out.stdout
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--kite", required=True)
-    ap.add_argument("--program", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--runtime", default="kite")
-    ap.add_argument("--fortran", action="store_true")
-    ap.add_argument("--render", help="tools/trace/render_svg.py: draw the trace and check the picture")
-    ap.add_argument("--events", help="kite trace --events (all: each loop chunk too)")
-    ap.add_argument("workdir")
-    a = ap.parse_args()
-
-    run, out = run_kite(a.kite, "trace", a.runtime, a.workdir, "t", a.program,
-                        ["--events", a.events] if a.events else [])
-    summary = json.load(open(os.path.join(out, "trace.summary.json")))
-    # First: the trace was recorded on the runtime asked for.
-    want = runtime_prefix(a.runtime)
-    if not check(summary["runtime"].startswith(want),
-                 "ran on %s (trace says runtime '%s')" % (want, summary["runtime"])):
-        return 1
-    check(summary["finalized"], "the tool was finalized")
-    check("costliest parallel regions" in run.stdout, "the summary lists the costliest regions")
-    check("open the .json file" in run.stdout, "kite trace says how to open the files")
-
-    m = marks(a.source)
-    base = os.path.basename(a.source)
-    data = json.load(open(os.path.join(out, "trace.json")))
-    events = data["traceEvents"]
+def check_events(events, a, m, base, fmt):
+    """The slices, nesting, flows and file:line of one format's events."""
     check_nesting(events)
     names = [e for e in events if e.get("ph") == "M" and e["name"] == "thread_name"]
     check(len(names) >= 3, "thread tracks are named (%d)" % len(names))
@@ -124,14 +99,13 @@ def main():
         check(len(loops) == 4 * 3, "12 loop slices at the do loop (got %d)" % len(loops))
         if a.runtime == "kite":
             check(all(l["args"].get("count") == 1000 for l in loops), "each loop reports 1000 iterations")
-        return 0
+        return
 
     # Parallel regions: REPS=4 with 3 threads, each implicit task inside.
     par = slices_named(events, "parallel", m["parallel"], base)
     check(len(par) == 4, "4 parallel slices at %s:%d (got %d)" % (base, m["parallel"], len(par)))
     check(all(p["args"].get("function") == "main" for p in par), "parallel slices name function main")
     check(all(p["args"].get("requested_threads") == 3 for p in par), "requested team size 3")
-    top = {p["codeptr_ra"] if "codeptr_ra" in p else p["args"]["codeptr_ra"] for p in par}
     impl = [e for e in events if e.get("ph") == "X" and e["name"].startswith("implicit task")
             and e["args"].get("team_size") == 3]
     check(len(impl) == 12, "12 implicit tasks with team size 3 (got %d)" % len(impl))
@@ -210,6 +184,78 @@ def main():
     inner = slices_named(events, "parallel", (m["outer"], m["inner"] + 1), base)
     inner = [p for p in inner if p["args"].get("function") != "main"]
     check(len(inner) == 2, "2 inner parallel regions (got %d)" % len(inner))
+
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--kite", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--runtime", default="kite")
+    ap.add_argument("--fortran", action="store_true")
+    ap.add_argument("--render", help="tools/trace/render_svg.py: draw the trace and check the picture")
+    ap.add_argument("--events", help="kite trace --events (all: each loop chunk too)")
+    ap.add_argument("workdir")
+    a = ap.parse_args()
+
+    run, out = run_kite(a.kite, "trace", a.runtime, a.workdir, "t", a.program,
+                        ["--format", "otf2,perfetto,json"] +
+                        (["--events", a.events] if a.events else []))
+    summary = json.load(open(os.path.join(out, "trace.summary.json")))
+    # First: the trace was recorded on the runtime asked for.
+    want = runtime_prefix(a.runtime)
+    if not check(summary["runtime"].startswith(want),
+                 "ran on %s (trace says runtime '%s')" % (want, summary["runtime"])):
+        return 1
+    check(summary["finalized"], "the tool was finalized")
+    check("costliest parallel regions" in run.stdout, "the summary lists the costliest regions")
+    check("open the .perfetto-trace file" in run.stdout, "kite trace says how to open the files")
+
+    m = marks(a.source)
+    base = os.path.basename(a.source)
+    proto = os.path.join(out, "trace.perfetto-trace")
+    events_pb, packets, problems = perfetto_decode.read(proto)
+    for p in problems:
+        print("  " + p)
+    check(not problems, "every packet of the protobuf trace is sound (%d packets, %d problems)"
+          % (packets, len(problems)))
+    # The same packets, read by protoc against the .proto subset kite writes.
+    schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                          "tools", "trace", "perfetto_trace.proto")
+    dec = subprocess.run(["protoc", "--decode", "perfetto.protos.Trace", "-I",
+                          os.path.dirname(schema), schema], stdin=open(proto, "rb"),
+                         capture_output=True)
+    check(dec.returncode == 0 and dec.stdout.count(b"\npacket {") + 1 == packets,
+          "protoc decodes the trace against perfetto_trace.proto (%d, %s)"
+          % (dec.returncode, dec.stderr.decode()[:200]))
+    size = os.path.getsize(proto)
+    print("protobuf trace: %d bytes, %d events, %.1f bytes per event"
+          % (size, summary["events"], size / max(1, summary["events"])))
+    events_json = json.load(open(os.path.join(out, "trace.json")))["traceEvents"]
+    # Both say the same: every slice, on the same thread with the same
+    # duration (the JSON's zero-length "create task" slices are the
+    # protobuf's instants).
+    def slices(evs):
+        return collections.Counter((e["tid"], e["name"], round(e["dur"] * 1000)) for e in evs
+                                   if e.get("ph") == "X")
+    creates = collections.Counter((e["tid"], e["name"]) for e in events_pb if e.get("ph") == "i")
+    json_slices = slices(events_json)
+    for (tid, name, dur), n in list(json_slices.items()):
+        if dur == 0 and creates[(tid, name)]:
+            json_slices[(tid, name, dur)] -= min(n, creates[(tid, name)])
+    pb_slices = slices(events_pb)
+    check(+json_slices == pb_slices and sum(pb_slices.values()) > 0,
+          "the protobuf and the JSON hold the same %d slices (%d differ)"
+          % (sum(pb_slices.values()), sum(((+json_slices) - pb_slices).values()) +
+             sum((pb_slices - (+json_slices)).values())))
+    for fmt, events in (("protobuf", events_pb), ("json", events_json)):
+        print("-- the %s trace" % fmt)
+        check_events(events, a, m, base, fmt)
+    if a.fortran:
+        return 0
+    events = events_json
+    names = [e for e in events if e.get("ph") == "M" and e["name"] == "thread_name"]
 
     # OTF2: the same run, read back by the OTF2 library's own tool.
     archive = os.path.join(out, "trace.otf2", "traces.otf2")

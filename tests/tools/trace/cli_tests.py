@@ -17,6 +17,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from toolcheck import check, failures  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import perfetto_decode  # noqa: E402
 
 
 def kite(a, *args, env=None, command="trace"):
@@ -91,14 +93,15 @@ def errors(a):
     # An existing non-empty directory is left untouched without --force.
     full = os.path.join(a.work, "full")
     os.makedirs(full, exist_ok=True)
-    keep = os.path.join(full, "trace.json")
+    keep = os.path.join(full, "trace.perfetto-trace")
     open(keep, "w").write("precious")
     r = kite(a, "-o", full, "--", prog)
     check(one_line_error(r, 125, "not empty"), "non-empty output directory: 125 (%r)" % r.stderr)
-    check(open(keep).read() == "precious" and os.listdir(full) == ["trace.json"],
+    check(open(keep).read() == "precious" and os.listdir(full) == ["trace.perfetto-trace"],
           "its files stay untouched")
     r = kite(a, "-q", "--force", "-o", full, "--", prog)
-    check(r.returncode == 0 and open(keep).read() != "precious", "--force replaces the trace files")
+    check(r.returncode == 0 and open(keep, "rb").read() != b"precious",
+          "--force replaces the trace files")
     # Unwritable: a directory below a file cannot be created.
     r = kite(a, "-o", os.path.join(plain, "sub"), "--", prog)
     check(one_line_error(r, 125, "cannot create"), "uncreatable output directory: 125 (%r)" % r.stderr)
@@ -124,7 +127,8 @@ def errors(a):
           "default directory kite-trace-<program>-<YYYYmmdd-HHMMSS> (%s)" % made)
     if made:
         check(sorted(os.listdir(os.path.join(a.work, made[0]))) ==
-              ["trace.json", "trace.otf2", "trace.summary.json"], "it holds the trace files, no raw/")
+              ["trace.otf2", "trace.perfetto-trace", "trace.summary.json"],
+              "it holds the trace files, no raw/")
 
 
 def crash(a):
@@ -146,7 +150,8 @@ def crash(a):
         check("ended without finalizing" in r.stdout, "the summary says the run was cut short")
         check(s["parallel_regions"] == regions,
               "all %d regions recorded before the crash (%d)" % (regions, s["parallel_regions"]))
-        ev = json.load(open(os.path.join(a.work, out, "trace.json")))["traceEvents"]
+        ev, _, problems = perfetto_decode.read(os.path.join(a.work, out, "trace.perfetto-trace"))
+        check(not problems, "the protobuf trace is sound (%s)" % problems[:3])
         par = [e for e in ev if e.get("ph") == "X" and e["name"].startswith("parallel @ crash.c")]
         check(len(par) == regions, "%d parallel slices on crash.c lines (%d)" % (regions, len(par)))
         r2 = subprocess.run(["otf2-print", os.path.join(a.work, out, "trace.otf2", "traces.otf2")],
@@ -187,8 +192,8 @@ def ranks(a):
         r = kite(a, "-q", "-o", out, "--", a.program, env={"PMI_RANK": rank})
         check(r.returncode == 0, "rank %s traced (%d %r)" % (rank, r.returncode, r.stderr))
     files = sorted(os.listdir(os.path.join(a.work, out)))
-    check(files == ["rank0.json", "rank0.otf2", "rank0.summary.json",
-                    "rank1.json", "rank1.otf2", "rank1.summary.json"],
+    check(files == ["rank0.otf2", "rank0.perfetto-trace", "rank0.summary.json",
+                    "rank1.otf2", "rank1.perfetto-trace", "rank1.summary.json"],
           "one trace per rank in the same directory (%s)" % files)
     for rank in ("0", "1"):
         s = json.load(open(os.path.join(a.work, out, "rank%s.summary.json" % rank)))
@@ -200,8 +205,10 @@ def ranks(a):
     shutil.rmtree(os.path.join(a.work, "launcher"), ignore_errors=True)
     script = "PMI_RANK=0 %s & PMI_RANK=1 %s; wait" % (a.program, a.program)
     r = kite(a, "-q", "-o", "launcher", "--", "/bin/sh", "-c", script)
-    files = sorted(f for f in os.listdir(os.path.join(a.work, "launcher")) if f.endswith(".json"))
-    check(files == ["rank0.json", "rank0.summary.json", "rank1.json", "rank1.summary.json"],
+    files = sorted(f for f in os.listdir(os.path.join(a.work, "launcher"))
+                   if f.endswith((".json", ".perfetto-trace")))
+    check(files == ["rank0.perfetto-trace", "rank0.summary.json", "rank1.perfetto-trace",
+                    "rank1.summary.json"],
           "a launcher's ranks each get their trace (%s)" % files)
 
 

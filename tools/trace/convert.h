@@ -1,0 +1,218 @@
+// kite-trace-convert's model of one process's trace while it streams: the
+// threads' files are read together in time order (a merge), each thread
+// keeps the stack of slices open on it, and what one thread's events need
+// from another's (which code created a task, its dependences, the code of
+// a parallel region) is kept only while that task or region is alive.
+// Memory follows what is open at one moment, not the number of events.
+#pragma once
+
+#include <otf2/otf2.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "json_out.h"
+#include "perfetto_out.h"
+#include "raw_format.h"
+#include "reader.h"
+#include "symbols.h"
+
+namespace kite_trace {
+
+extern bool quiet;
+[[noreturn]] void die(const std::string &msg);
+void otf2_check(OTF2_ErrorCode rc, const char *what);
+
+// An explicit task from its creation to its end.
+struct TaskInfo {
+  uint64_t codeptr = 0;
+  uint32_t flags = 0;
+  bool started = false;
+  std::vector<uint64_t> flows_out;  // dependence flows that start when it ends
+  std::vector<uint64_t> flows_in;   // dependence flows that end when it starts
+};
+
+struct ThreadFile {
+  uint32_t index = 0;
+  std::string path;
+  uint64_t tid = 0;
+  int type = 0;       // ompt_thread_t
+  uint32_t rank = 0;  // position among this process's threads (OTF2 location)
+};
+
+// Slices the converter keeps open per thread.
+enum SliceKind : uint8_t {
+  sParallel, sImplicit, sInitial, sWork, sChunk, sSync, sWait, sReduction, sTask, sMutexWait,
+  sMutexHold, sMasked, sTarget, sDataOp, sCreate, sDevice
+};
+
+// What a slice's name and source location are made of: its kind, a
+// variant (work type, sync kind, thread number...) and its codeptr_ra.
+struct Site {
+  std::string name;
+  uint64_t codeptr = 0;
+  OTF2_RegionRole role = OTF2_REGION_ROLE_UNKNOWN;
+  uint32_t region = 0;     // OTF2 region
+  uint64_t name_iid = 0;   // Perfetto
+  uint64_t location_iid = 0;
+};
+
+struct Open {
+  SliceKind kind;
+  uint16_t sub;
+  uint64_t begin;
+  uint64_t key;
+  uint64_t codeptr;
+  uint32_t site;
+  uint64_t v[3];
+  uint64_t runtime_codeptr = 0;  // the construct's own codeptr_ra, inside the runtime
+  uint32_t order = 0;            // a lock hold's acquisition order (OTF2)
+  uint64_t nested_task_ns = 0;
+};
+
+// A device track: the device's operations that overlap in time get lanes
+// of their own (nowait constructs on several host threads), so slices on
+// a lane never overlap.
+struct DeviceLane {
+  uint32_t device;
+  uint32_t lane;
+  uint64_t location;  // OTF2 location ref
+  uint64_t tid;       // JSON track id
+  uint64_t events = 0;
+  uint64_t free_at = 0;
+  OTF2_EvtWriter *evt = nullptr;
+  uint32_t seq = 0;  // Perfetto sequence
+};
+
+struct Stats {
+  uint64_t events = 0, parallel_regions = 0, tasks = 0, thread_ns = 0;
+  struct Par {
+    uint64_t count = 0, total_ns = 0;
+    unsigned max_team = 0;
+  };
+  std::map<uint64_t, Par> parallel;  // by codeptr
+  std::map<std::string, uint64_t> waiting;  // ns by kind
+  struct Dev {
+    uint64_t kernels = 0, kernel_ns = 0, transfers = 0, transfer_bytes = 0, transfer_ns = 0,
+             other_ops = 0;
+  };
+  std::map<uint32_t, Dev> devices;
+};
+
+// One thread while the merge reads it.
+struct ThreadState {
+  const ThreadFile *file = nullptr;
+  std::unique_ptr<RecordReader> in;
+  Record next{};  // its next record, not yet handled
+  std::vector<Open> stack;
+  uint64_t first = 0, t = 0, implicit_ns = 0;
+  OTF2_EvtWriter *evt = nullptr;
+  uint64_t evt_count = 0;
+  uint32_t seq = 0;  // Perfetto sequence
+};
+
+struct Formats {
+  bool otf2 = true, perfetto = true, json = false;
+};
+
+class Process {
+ public:
+  Process(std::string raw_dir, std::string stem, std::string out_base, Formats formats)
+      : raw_dir_(std::move(raw_dir)), stem_(std::move(stem)), out_base_(std::move(out_base)),
+        formats_(formats) {}
+
+  void convert();
+  void print_summary(FILE *out) const;
+  void write_summary_json(const std::string &path) const;
+  std::vector<std::string> outputs;
+  uint64_t events() const { return stats_.events; }
+  uint64_t perfetto_bytes = 0;
+  double convert_seconds = 0;
+
+ private:
+  // setup (convert.cpp)
+  void find_threads();
+  void open_outputs();
+  void close_outputs();
+  void write_otf2_defs();
+  void report_progress(uint64_t done, uint64_t total, double elapsed);
+
+  // events (convert_events.cpp)
+  void handle(ThreadState &ts, const Record &r);
+  void finish_thread(ThreadState &ts);
+  void push(SliceKind kind, uint16_t variant, uint64_t t, uint64_t key, uint64_t codeptr,
+            uint64_t v0 = 0, uint64_t v1 = 0, uint64_t v2 = 0);
+  bool close_innermost(uint64_t t, bool (*match)(const Open &, uint64_t, uint16_t), uint64_t key,
+                       uint16_t sub, bool reopen_above);
+  void close_top(uint64_t t);
+  void emit_close(Open &o, uint64_t t);
+  void reopen(Open &o, uint64_t t);
+  void begin_event(const Open &o, uint64_t t);
+  unsigned annotations(const Open &o, Annotation *out) const;
+  std::string json_args(const Open &o) const;
+  void json_flow(const char *ph, const char *cat, const std::string &id, uint64_t tid, double ts);
+  uint64_t location_iid(uint64_t codeptr);  // Perfetto's interned source location
+  uint32_t site(SliceKind kind, uint16_t variant, uint64_t codeptr);
+  std::string site_name(SliceKind kind, uint16_t variant, uint64_t codeptr);
+  std::string where(uint64_t codeptr);  // JSON members with the source location
+  std::string label(const char *what, uint64_t codeptr);
+  bool in_runtime(uint64_t codeptr);
+  double us(uint64_t t) const { return (double(t) - double(origin_)) / 1000.0; }
+  void device_op(const Record &r);
+  DeviceLane &lane_for(uint32_t device, uint64_t begin);
+  uint32_t lock_id(uint64_t wait_id);
+
+  std::string raw_dir_, stem_, out_base_;
+  Formats formats_;
+  std::map<std::string, std::string> meta_;
+  std::unique_ptr<Symbolizer> sym_;
+  std::vector<ThreadFile> threads_;
+  std::string runtime_module_;  // the OpenMP runtime's file (meta runtime_module)
+  std::map<uint32_t, uint32_t> thread_rank_;  // thread index -> location rank
+  uint64_t origin_ = 0, last_ = 0;
+  size_t window_bytes_ = 0;
+  TimeMap clock_;
+  int pid_ = 0;
+
+  // Alive state shared between threads: dropped when the task or region ends.
+  std::unordered_map<uint64_t, TaskInfo> tasks_;
+  std::unordered_map<uint64_t, uint64_t> parallel_codeptr_;  // open parallel id -> codeptr_ra
+  uint64_t next_dependence_flow_ = 0;
+  std::unordered_map<uint64_t, uint32_t> lock_ids_;  // one per lock the program used
+  uint32_t lock_order_ = 0;
+  // (CLOCK_MONOTONIC ns, stamp-derived ns - that): where host stamps sit
+  // against the clock device times are on; the most recent ones only.
+  std::deque<std::pair<uint64_t, int64_t>> clock_pairs_;
+  std::vector<DeviceLane> device_lanes_;
+
+  // Sites: names, OTF2 regions and Perfetto iids, by (kind, variant, codeptr).
+  struct SiteKey {
+    uint64_t codeptr;
+    uint32_t kv;
+    bool operator==(const SiteKey &o) const { return codeptr == o.codeptr && kv == o.kv; }
+  };
+  struct SiteHash {
+    size_t operator()(const SiteKey &k) const { return k.codeptr * 0x9e3779b97f4a7c15ull ^ k.kv; }
+  };
+  std::unordered_map<SiteKey, uint32_t, SiteHash> site_index_;
+  std::vector<Site> sites_;
+  std::unordered_map<uint64_t, bool> in_runtime_;
+  std::unordered_map<uint64_t, std::string> where_cache_;
+
+  // outputs
+  std::unique_ptr<JsonOut> json_;
+  std::unique_ptr<PerfettoOut> perfetto_;
+  OTF2_Archive *archive_ = nullptr;
+
+  std::vector<ThreadState> states_;
+  ThreadState *cur_ = nullptr;
+
+  Stats stats_;
+};
+
+}  // namespace kite_trace
