@@ -20,6 +20,7 @@
 #include <ctime>
 #include <dirent.h>
 #include <queue>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,6 +48,37 @@ OTF2_FlushType pre_flush(void *, OTF2_FileType, OTF2_LocationRef, void *, bool) 
 }
 OTF2_TimeStamp post_flush(void *, OTF2_FileType, OTF2_LocationRef) { return 0; }
 OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+// OTF2 keeps a writer's chunks in memory until it is closed unless its
+// allocator says no: then it flushes them to the file and frees them all.
+// Each buffer may hold kChunksPerBuffer chunks, so the archive's memory
+// follows the number of locations, not the number of events.
+constexpr size_t kChunksPerBuffer = 4;
+// Chunks are mapped and unmapped whole: through malloc, freed chunks would
+// stay in the heap between other allocations and the heap would grow.
+struct Chunks {
+  std::vector<std::pair<void *, size_t>> held;
+};
+void *chunk_allocate(void *, OTF2_FileType, OTF2_LocationRef, void **per_buffer, uint64_t size) {
+  if (!*per_buffer) *per_buffer = new Chunks;
+  Chunks *c = static_cast<Chunks *>(*per_buffer);
+  if (c->held.size() >= kChunksPerBuffer) return nullptr;  // OTF2 flushes, then frees all
+  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  c->held.emplace_back(p, size_t(size));
+  return p;
+}
+void chunk_free_all(void *, OTF2_FileType, OTF2_LocationRef, void **per_buffer, bool final) {
+  Chunks *c = static_cast<Chunks *>(*per_buffer);
+  if (!c) return;
+  for (auto &p : c->held) munmap(p.first, p.second);
+  c->held.clear();
+  if (final) {
+    delete c;
+    *per_buffer = nullptr;
+  }
+}
+OTF2_MemoryCallbacks memory_callbacks = {chunk_allocate, chunk_free_all};
 
 double now_s() {
   timespec ts;
@@ -144,6 +176,7 @@ void Process::open_outputs() {
                                  4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!archive_) die("cannot create the OTF2 archive " + dir);
     otf2_check(OTF2_Archive_SetFlushCallbacks(archive_, &flush_callbacks, nullptr), "flush");
+    otf2_check(OTF2_Archive_SetMemoryCallbacks(archive_, &memory_callbacks, nullptr), "memory");
     otf2_check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "collectives");
     otf2_check(OTF2_Archive_SetCreator(archive_, "kite trace"), "creator");
     otf2_check(OTF2_Archive_OpenEvtFiles(archive_), "open event files");
@@ -182,7 +215,7 @@ void Process::close_outputs() {
 // On stderr, for conversions longer than 2 s: a line that rewrites itself
 // on a terminal, a line every 10 s elsewhere.
 void Process::report_progress(uint64_t done, uint64_t total, double elapsed) {
-  static double last_report = 0;
+  static double last_report = -10;
   bool tty = isatty(2);
   if (elapsed < 2 || elapsed - last_report < (tty ? 0.5 : 10)) return;
   last_report = elapsed;

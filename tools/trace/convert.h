@@ -33,6 +33,7 @@ struct TaskInfo {
   uint64_t codeptr = 0;
   uint32_t flags = 0;
   bool started = false;
+  uint64_t flow = 0;                 // its creation flow (Perfetto)
   std::vector<uint64_t> flows_out;  // dependence flows that start when it ends
   std::vector<uint64_t> flows_in;   // dependence flows that end when it starts
 };
@@ -182,7 +183,7 @@ class Process {
   // Alive state shared between threads: dropped when the task or region ends.
   std::unordered_map<uint64_t, TaskInfo> tasks_;
   std::unordered_map<uint64_t, uint64_t> parallel_codeptr_;  // open parallel id -> codeptr_ra
-  uint64_t next_dependence_flow_ = 0;
+  uint64_t next_flow_ = 0;  // Perfetto flow ids: small numbers encode short
   std::unordered_map<uint64_t, uint32_t> lock_ids_;  // one per lock the program used
   uint32_t lock_order_ = 0;
   // (CLOCK_MONOTONIC ns, stamp-derived ns - that): where host stamps sit

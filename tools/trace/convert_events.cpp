@@ -230,9 +230,11 @@ void Process::begin_event(const Open &o, uint64_t t) {
     // A task's first start ends its creation flow and its dependences' flows.
     std::vector<uint64_t> in;
     if (o.kind == sTask && o.v[2]) {
-      in.push_back(o.key);
       auto ti = tasks_.find(o.key);
-      if (ti != tasks_.end()) in.insert(in.end(), ti->second.flows_in.begin(), ti->second.flows_in.end());
+      if (ti != tasks_.end()) {
+        in.push_back(ti->second.flow);
+        in.insert(in.end(), ti->second.flows_in.begin(), ti->second.flows_in.end());
+      }
       e.terminating = in.data();
       e.n_terminating = unsigned(in.size());
     }
@@ -437,6 +439,7 @@ void Process::handle(ThreadState &ts, const Record &rec) {
       TaskInfo &ti = tasks_[r->a];
       ti.codeptr = r->c;
       ti.flags = r->u32;
+      ti.flow = ++next_flow_;
       push(sCreate, 0, t, r->a, r->c, r->sub, (r->u32 & ompt_task_undeferred) ? 1 : 0);
       const Open &o = ts.stack.back();
       if (perfetto_) {
@@ -446,7 +449,7 @@ void Process::handle(ThreadState &ts, const Record &rec) {
         e.location_iid = sites_[o.site].location_iid;
         e.annotations = a;
         e.n_annotations = annotations(o, a);
-        e.flows = &r->a;  // the creation flow: its id is the task's
+        e.flows = &ti.flow;
         e.n_flows = 1;
         perfetto_->instant(ts.seq, t, e);
       }
@@ -467,7 +470,7 @@ void Process::handle(ThreadState &ts, const Record &rec) {
       // nothing left to wait for.
       auto src = tasks_.find(r->a);
       if (src == tasks_.end()) break;
-      uint64_t flow = (uint64_t(1) << 63) | ++next_dependence_flow_;
+      uint64_t flow = ++next_flow_;
       src->second.flows_out.push_back(flow);
       tasks_[r->b].flows_in.push_back(flow);
       break;

@@ -23,7 +23,12 @@ constexpr uint32_t kBuiltinMonotonic = 3;
 constexpr uint32_t kSequenceClock = 64;  // the first sequence-scoped clock id
 // TrackEvent
 constexpr uint32_t kEventAnnotations = 4, kEventType = 9, kEventNameIid = 10,
-                   kEventLocationIid = 34, kEventFlowIds = 47, kEventTerminatingFlowIds = 48;
+                   kEventLocationIid = 34;
+// Flow ids: the varint fields (flow_ids_old, terminating_flow_ids_old), not
+// the fixed64 ones Perfetto now prefers: with small ids they take 3 to 5
+// bytes where fixed64 takes 10, a tenth of a task's bytes. Trace processor
+// reads both.
+constexpr uint32_t kEventFlowIds = 36, kEventTerminatingFlowIds = 42;
 constexpr unsigned kTypeSliceBegin = 1, kTypeSliceEnd = 2, kTypeInstant = 3;
 // DebugAnnotation
 constexpr uint32_t kAnnotationNameIid = 1, kAnnotationBool = 2, kAnnotationUint = 3,
@@ -243,11 +248,11 @@ void PerfettoOut::event(uint32_t seq, uint64_t t, unsigned type, const PerfettoE
       }
       body_.message(kEventAnnotations, sub2_);
     }
-    for (unsigned i = 0; i < e->n_flows; ++i) body_.fixed64(kEventFlowIds, e->flows[i]);
+    for (unsigned i = 0; i < e->n_flows; ++i) body_.uint(kEventFlowIds, e->flows[i]);
     for (unsigned i = 0; i < e->n_terminating; ++i)
-      body_.fixed64(kEventTerminatingFlowIds, e->terminating[i]);
+      body_.uint(kEventTerminatingFlowIds, e->terminating[i]);
   }
-  for (unsigned i = 0; i < n_flows; ++i) body_.fixed64(kEventFlowIds, flows[i]);
+  for (unsigned i = 0; i < n_flows; ++i) body_.uint(kEventFlowIds, flows[i]);
   packet_.clear();
   packet_.uint(kPacketTimestamp, delta);
   packet_.uint(kPacketSequenceId, s.id);

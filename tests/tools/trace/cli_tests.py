@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from toolcheck import check, failures  # noqa: E402
@@ -186,6 +187,54 @@ def long_run(a):
     check(raw_mib > 4 * 16, "the trace is much larger than the bound (%.0f MiB)" % raw_mib)
 
 
+def convert_memory(a):
+    """The converter's peak memory follows what is open at one moment, not
+    the number of events or tasks: a task-heavy run of ~1 M and of ~10 M
+    events convert within the same peak resident size (VmHWM, from the
+    child's rusage), 10 % apart at most."""
+    convert = os.path.join(os.path.dirname(a.kite), "kite-trace-convert")
+    peaks = []
+    for tasks in (340000, 3400000):  # ~3 events per task
+        out = "mem%d" % tasks
+        shutil.rmtree(os.path.join(a.work, out), ignore_errors=True)
+        r = kite(a, "-q", "--keep-raw", "--format", "otf2", "--events", "tasks", "-o", out,
+                 "--", a.program, str(tasks))
+        check(r.returncode == 0, "the task-heavy run of %d tasks is traced (%d %r)"
+              % (tasks, r.returncode, r.stderr[-300:]))
+        s = json.load(open(os.path.join(a.work, out, "trace.summary.json")))
+        check(s["runtime"].startswith("kite "), "ran on Kite (%s)" % s["runtime"])
+        check(s["tasks"] == tasks, "every task recorded (%d of %d)" % (s["tasks"], tasks))
+        raw = os.path.join(a.work, out, "raw")
+        conv = os.path.join(a.work, out, "conv")
+        t0 = time.time()
+        errf = os.path.join(a.work, out + ".stderr")
+        with open(errf, "wb") as ef:
+            child = subprocess.Popen([convert, "--format", "otf2,perfetto", raw, conv],
+                                     stdout=subprocess.DEVNULL, stderr=ef)
+            _, status, usage = os.wait4(child.pid, 0)  # this child's own rusage
+        elapsed = time.time() - t0
+        se = open(errf, "rb").read()
+        check(os.waitstatus_to_exitcode(status) == 0, "the converter converts it (%r)" % se[-300:])
+        c = json.load(open(os.path.join(conv, "trace.summary.json")))
+        peak = usage.ru_maxrss  # KiB: the child's VmHWM
+        print("%d events converted in %.2f s (%.2f M events/s), peak resident %d KiB"
+              % (c["events"], elapsed, c["events"] / elapsed / 1e6, peak))
+        peaks.append((c["events"], peak))
+        if elapsed > 4:  # long enough that a progress line is due (not a timing check)
+            check(b"events/s" in se, "a conversion longer than 2 s reports its progress (%r)"
+                  % se[-200:])
+        # --quiet: nothing on stdout, not even the summary.
+        q = subprocess.run([convert, "--quiet", "--format", "perfetto", raw, conv + "-q"],
+                           capture_output=True, text=True)
+        check(q.returncode == 0 and q.stdout == "" and q.stderr == "",
+              "kite-trace-convert --quiet prints nothing (%r %r)" % (q.stdout[:100], q.stderr[:100]))
+        shutil.rmtree(os.path.join(a.work, out), ignore_errors=True)
+    (e1, p1), (e2, p2) = peaks
+    check(e1 >= 1000000 and e2 >= 10000000, "runs of 1 M and 10 M events (%d, %d)" % (e1, e2))
+    check(abs(p2 - p1) <= 0.1 * p1, "the same peak memory for 1 M and 10 M events "
+          "(%d KiB, %d KiB)" % (p1, p2))
+
+
 def ranks(a):
     out = "ranks"
     for rank in ("0", "1"):
@@ -216,7 +265,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kite", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("case", choices=["errors", "crash", "long", "ranks", "profile_errors"])
+    ap.add_argument("case", choices=["errors", "crash", "long", "ranks", "profile_errors",
+                                     "convert_memory"])
     ap.add_argument("--program")
     ap.add_argument("--omp-program")
     a = ap.parse_args()
@@ -228,7 +278,7 @@ def main():
         if getattr(a, attr):
             setattr(a, attr, os.path.abspath(getattr(a, attr)))
     {"errors": errors, "crash": crash, "long": long_run, "ranks": ranks,
-     "profile_errors": profile_errors}[a.case](a)
+     "profile_errors": profile_errors, "convert_memory": convert_memory}[a.case](a)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1

@@ -164,8 +164,8 @@ def read(path):
             bad("event on the undescribed track %s" % track)
             continue
         typ = one(ev, 9)
-        flows = ev.get(47, [])
-        terminating = ev.get(48, [])
+        flows = ev.get(36, []) + ev.get(47, [])
+        terminating = ev.get(42, []) + ev.get(48, [])
         stack = open_slices.setdefault(track, [])
         if typ == 2:
             if not stack:
