@@ -32,6 +32,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "efficiency.h"
 #include "profile_format.h"
 #include "raw_format.h"
 #include "reader.h"
@@ -133,6 +134,9 @@ struct Sample {
   uint32_t leaf_loc;      // innermost user frame (or ~0u)
   uint32_t node;          // call tree node of the stitched path
   uint32_t words_at, words_len;  // its frames in Analyzer::words_
+  SampleTime clocks;      // its CPU and descheduled parts (sample_clocks.h)
+  uint32_t extras_at = ~0u;  // its running totals in Analyzer::extras_
+  uint32_t counters_at = ~0u;  // its counters' deltas in Analyzer::counter_deltas_
 };
 
 bool working(const Sample &s) { return category(s.state) == kWork; }
@@ -195,6 +199,16 @@ class Analyzer {
   void blame(BlameKind kind, const Sample &victim, const std::vector<const Sample *> &culprits);
   void json_tree(FILE *f, uint32_t node, bool blame_view, int depth) const;
   double node_total(uint32_t node, bool blame_view) const;
+  // Efficiency (efficiency.h): the clocks' deltas, each sample's bucket.
+  void sample_clocks(std::vector<Sample> &samples);
+  void account(const Sample &s, EffBucket b);
+  void account_wait(BlameKind kind, const Sample &victim, const std::vector<const Sample *> &culprits);
+  void print_efficiency(FILE *out, int top) const;
+  Efficiency eff_;
+  std::vector<std::string> extra_names_;  // the meta's sample_extras
+  std::vector<uint64_t> extras_;          // every sample's extra words
+  std::vector<double> counter_deltas_;
+  uint32_t initial_ = 0;
 
   std::string raw_, stem_;
   std::map<std::string, std::string> meta_;
@@ -338,6 +352,16 @@ void Analyzer::load() {
   period_ns_ = strtoull(meta_["period_ns"].c_str(), nullptr, 10);
   if (!period_ns_) period_ns_ = 1000000;
   sym_ = std::make_unique<Symbolizer>(raw_ + "/" + stem_ + ".maps");
+  for (size_t at = 0; meta_.count("sample_extras") && at != std::string::npos;) {
+    const std::string &v = meta_["sample_extras"];
+    size_t comma = v.find(',', at);
+    extra_names_.push_back(v.substr(at, comma == std::string::npos ? comma : comma - at));
+    at = comma == std::string::npos ? comma : comma + 1;
+  }
+  for (const auto &kv : meta_)  // each counter_unavailable line (read_meta keeps the last)
+    if (kv.first == "counter_unavailable") eff_.unavailable.push_back(kv.second);
+  if (extra_names_.size() > 2)
+    eff_.set_counters(std::vector<std::string>(extra_names_.begin() + 2, extra_names_.end()));
   nodes_.push_back(Node{~0u, ~0u, {}, 0, 0});
 
   std::string prefix = stem_ + ".thread-";
@@ -441,9 +465,14 @@ void Analyzer::load() {
       s.weight_s = double(r->d ? r->d : 1) * double(period_ns_) / 1e9;
       s.flags = r->sub;
       s.thread = ti;
-      unsigned nw = r->u32;
-      const uint64_t *w = in.payload(nw);
+      unsigned nw = r->u32, nx = sample_extras(r->sub);
+      const uint64_t *w = in.payload(nw + nx);
       words.assign(w ? w : nullptr, w ? w + nw : nullptr);
+      if (w && nx && nx == extra_names_.size()) {
+        s.extras_at = uint32_t(extras_.size());
+        extras_.insert(extras_.end(), w + nw, w + nw + nx);
+      }
+      s.flags &= 0x0f;
       bool first_is_pc = s.flags & kSampleFirstIsPc;
       // Frames of a system library (no source location) that the runtime
       // called (a cut follows them: sched_yield, futex) are the runtime's.
@@ -493,6 +522,7 @@ void Analyzer::load() {
     }
   }
   region_paths();
+  for (Thread &th : threads_) sample_clocks(th.samples);
   for (Thread &th : threads_)
     for (Sample &s : th.samples) {
       std::vector<uint64_t> w(words_.begin() + s.words_at, words_.begin() + s.words_at + s.words_len);
@@ -577,6 +607,7 @@ const Sample *Analyzer::nearest_if(uint32_t thread, uint64_t t, uint64_t span, O
 }
 
 void Analyzer::blame(BlameKind kind, const Sample &victim, const std::vector<const Sample *> &culprits) {
+  account_wait(kind, victim, culprits);
   if (culprits.empty()) {
     unattributed_s_ += victim.weight_s;
     return;
@@ -603,6 +634,7 @@ void Analyzer::analyze() {
     st.calls++;
     if (r.end > r.begin) st.elapsed += double(r.end - r.begin) / 1e9;
     st.team = std::max(st.team, r.team);
+    eff_.instance(kv.first, r.codeptr, r.team, r.end > r.begin ? double(r.end - r.begin) / 1e9 : 0);
   }
   // The initial thread: the one of type initial (the first otherwise).
   uint32_t initial = 0;
@@ -611,6 +643,7 @@ void Analyzer::analyze() {
       initial = i;
       break;
     }
+  initial_ = initial;
   for (uint32_t ti = 0; ti < threads_.size(); ++ti) {
     for (const Sample &s : threads_[ti].samples) {
       samples_++;
@@ -633,6 +666,7 @@ void Analyzer::analyze() {
       bin = std::min(std::max(bin, 0), kBins - 1);
       timeline_[ti][bin * 3 + (c == kWork ? 0 : c == kIdle ? 2 : 1)] += s.weight_s;
       if (c == kWork || c == kOther) {
+        account(s, c == kWork && !(s.flags & kSampleLeafInRuntime) ? kEffUseful : kEffRuntime);
         work_s_ += s.weight_s;
         if (s.leaf_loc != ~0u) lines_[s.leaf_loc].self += s.weight_s;
         nodes_[s.node].self_work += s.weight_s;
@@ -648,7 +682,7 @@ void Analyzer::analyze() {
         if (reg != regions_.end() && reg->second.codeptr)
           observed = intern_loc(reg->second.codeptr, false);
       }
-      if (observed != ~0u) lines_[observed].wait += s.weight_s;
+      if (observed != ~0u && !locs_[observed].system) lines_[observed].wait += s.weight_s;
       if (rs) {
         rs->wait[wait_kind_name(s.state)] += s.weight_s;
         if (region_end_wait(s.state)) rs->imbalance += s.weight_s;
@@ -738,6 +772,117 @@ void Analyzer::analyze() {
       }
       blame(c == kWaitTask ? kBlameTaskwait : kBlameBarrier, s, culprits);
     }
+  }
+  // A region's imbalance: what its instances' useful time per thread says
+  // (efficiency.cpp), not the waiting at its end, which also holds the
+  // time a thread waits for a descheduled one.
+  eff_.finish();
+  for (auto &kv : region_stats_) kv.second.imbalance = eff_.region_imbalance_s(kv.first);
+}
+
+// Each sample's CPU time and descheduled time since the thread's previous
+// sample, from the running totals it carries (sample_clocks.cpp), capped by
+// its weight. Without the run delay (no schedstat), a working sample's time
+// off the CPU counts as descheduled: a working thread does not sleep.
+void Analyzer::sample_clocks(std::vector<Sample> &samples) {
+  const size_t nx = extra_names_.size();
+  std::vector<uint64_t> prev;
+  for (Sample &s : samples) {
+    s.clocks.weight = s.weight_s;
+    if (s.extras_at == ~0u) {
+      prev.clear();
+      continue;
+    }
+    const uint64_t *cur = extras_.data() + s.extras_at;
+    auto delta = [&](size_t i) {
+      return prev.empty() || cur[i] == kNoValue || prev[i] == kNoValue || cur[i] < prev[i]
+                 ? -1.0
+                 : double(cur[i] - prev[i]);
+    };
+    double cpu = delta(0), delay = delta(1);
+    if (cpu >= 0) s.clocks.cpu = std::min(s.weight_s, cpu / 1e9);
+    if (delay >= 0)
+      s.clocks.delay = std::min(s.weight_s - std::max(0.0, s.clocks.cpu), delay / 1e9);
+    else if (cpu >= 0 && working(s))
+      s.clocks.delay = s.weight_s - s.clocks.cpu;
+    s.clocks.delay = std::max(0.0, s.clocks.delay);
+    // The counters' deltas (0 for a thread's first sample: nothing before
+    // it is known), in counter_deltas_ at the sample's counters_at.
+    s.counters_at = uint32_t(counter_deltas_.size());
+    for (size_t i = 2; i < nx; ++i) counter_deltas_.push_back(std::max(0.0, delta(i)));
+    prev.assign(cur, cur + nx);
+  }
+}
+
+void Analyzer::account(const Sample &s, EffBucket b) {
+  uint64_t construct = 0;
+  if (s.parallel && b != kEffSerial) {
+    auto reg = regions_.find(s.parallel);
+    if (reg != regions_.end()) construct = reg->second.codeptr;
+  }
+  const double *deltas = s.counters_at == ~0u || extra_names_.size() <= 2
+                             ? nullptr
+                             : counter_deltas_.data() + s.counters_at;
+  eff_.add(s.thread, s.thread == initial_, s.parallel, construct, b, s.clocks, deltas, s.leaf_loc);
+}
+
+// Waiting for a thread that works in the user's code is waiting (lock,
+// barrier, taskwait: synchronization or imbalance); waiting for a thread
+// inside the runtime (forking, joining, scheduling), or at a barrier where
+// no team thread works at all, is the runtime's overhead; a worker idle
+// while the initial thread runs serial code is serialization.
+void Analyzer::account_wait(BlameKind kind, const Sample &victim,
+                            const std::vector<const Sample *> &culprits) {
+  auto in_runtime = [](const Sample &x) {
+    return (x.flags & kSampleLeafInRuntime) || category(x.state) != kWork;
+  };
+  bool all_runtime = std::all_of(culprits.begin(), culprits.end(),
+                                 [&](const Sample *c) { return in_runtime(*c); });
+  EffBucket b = kEffWait;
+  if (kind == kBlameSerial) {
+    const Sample *p = culprits.empty() ? nullptr : culprits[0];
+    if (!p && victim.thread != initial_)
+      p = nearest_if(initial_, victim.time, 200 * period_ns_, [](const Sample &) { return true; });
+    if (victim.thread == initial_ || !p)
+      b = kEffOther;
+    else
+      b = in_runtime(*p) || !(p->flags & kSampleInitialTask) ? kEffRuntime : kEffSerial;
+  } else if (kind != kBlameLock && (culprits.empty() || all_runtime)) {
+    b = kEffRuntime;
+  }
+  // Whether the culprits could run at that moment: the delay share of each
+  // one's sample whose period covers the victim's (the first at or after
+  // it), averaged.
+  double share = 0;
+  for (const Sample *c : culprits) {
+    const auto &v = threads_[c->thread].samples;
+    auto it = std::lower_bound(v.begin(), v.end(), victim.time,
+                               [](const Sample &x, uint64_t t) { return x.time < t; });
+    if (it == v.end()) it = std::prev(v.end());
+    if (it->clocks.weight > 0) share += it->clocks.delay / it->clocks.weight;
+  }
+  if (!culprits.empty()) {
+    Sample s = victim;
+    s.clocks.culprit_delay_share = share / double(culprits.size());
+    account(s, b);
+    return;
+  }
+  account(victim, b);
+}
+
+void Analyzer::print_efficiency(FILE *out, int top) const {
+  eff_.print_text(out);
+  std::vector<std::pair<double, uint64_t>> regs;
+  for (const auto &kv : region_stats_) regs.emplace_back(kv.second.elapsed, kv.first);
+  std::sort(regs.rbegin(), regs.rend());
+  if (regs.empty()) return;
+  fprintf(out, "    by region:              parallel eff  load bal  imbalance  runtime  sync  descheduled\n");
+  for (int i = 0; i < int(regs.size()) && i < top; ++i) {
+    const SourceLocation &l = const_cast<Symbolizer &>(*sym_).resolve(regs[i].second);
+    Metrics m = eff_.region_metrics(regs[i].second);
+    fprintf(out, "    %-24s %12.2f %9.2f %10.2f %8.2f %5.2f %12.2f\n", l.short_label().c_str(),
+            m.parallel_efficiency, m.load_balance, m.imbalance, m.runtime_overhead,
+            m.synchronization, m.descheduled);
   }
 }
 
@@ -829,6 +974,7 @@ void Analyzer::print_text(FILE *out, int top) const {
   if (unattributed_s_ > 0)
     fprintf(out, "    %-16s %8.3f s %5.1f %%  (no culprit sampled at the moment)\n", "unattributed",
             unattributed_s_, total_s_ > 0 ? 100 * unattributed_s_ / total_s_ : 0);
+  print_efficiency(out, top);
 }
 
 void Analyzer::write_json(const std::string &path) const {
@@ -838,11 +984,20 @@ void Analyzer::write_json(const std::string &path) const {
   double elapsed = end_ > start_ ? double(end_ - start_) / 1e9 : 0;
   fprintf(f, "{\"format\":\"kite-profile\",\"version\":1,\"program\":\"%s\",\"pid\":%s,\"rank\":\"%s\","
              "\"runtime\":\"%s\",\"finalized\":%s,\"elapsed_s\":%.6f,\"threads\":%zu,\"samples\":%" PRIu64
-             ",\"rate_hz\":%.0f,\"thread_s\":%.6f,\"work_s\":%.6f,\"unattributed_s\":%.6f,\n\"regions\":[",
+             ",\"rate_hz\":%.0f,\"thread_s\":%.6f,\"work_s\":%.6f,\"unattributed_s\":%.6f,\n",
           json_escape(m("exe")).c_str(), m("pid").empty() ? "0" : m("pid").c_str(),
           json_escape(m("rank")).c_str(), json_escape(m("runtime")).c_str(),
           meta_.count("end_ns") ? "true" : "false", elapsed, threads_.size(), samples_,
           1e9 / double(period_ns_), total_s_, work_s_, unattributed_s_);
+  fprintf(f, "\"efficiency\":");
+  eff_.json_program(f);
+  fprintf(f, ",\n\"line_counters\":");
+  eff_.json_line_counters(f, [&](uint32_t loc) {
+    const Loc &l = locs_[loc];
+    return "\"function\":\"" + json_escape(l.function) + "\",\"file\":\"" + json_escape(l.file) +
+           "\",\"line\":" + std::to_string(l.line);
+  });
+  fprintf(f, ",\n\"regions\":[");
   std::vector<std::pair<double, uint64_t>> regs;
   for (const auto &kv : region_stats_) regs.emplace_back(kv.second.elapsed, kv.first);
   std::sort(regs.rbegin(), regs.rend());
@@ -859,8 +1014,10 @@ void Analyzer::write_json(const std::string &path) const {
       fprintf(f, "%s\"%s\":%.6f", s2, w.first.c_str(), w.second);
       s2 = ",";
     }
-    fprintf(f, "},\"imbalance_s\":%.6f,\"team\":%u,\"potential_gain_s\":%.6f}", st.imbalance,
-            st.team, st.team ? st.imbalance / st.team : 0.0);
+    fprintf(f, "},\"imbalance_s\":%.6f,\"team\":%u,\"potential_gain_s\":%.6f,\"efficiency\":",
+            st.imbalance, st.team, st.team ? st.imbalance / st.team : 0.0);
+    eff_.json_region(f, r.second);
+    fprintf(f, "}");
     sep = ",";
   }
   fprintf(f, "],\n\"lines\":[");

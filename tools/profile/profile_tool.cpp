@@ -11,6 +11,8 @@
 //   KITE_PROFILE_DIR     directory for the raw files (required; must exist)
 //   KITE_PROFILE_RATE    samples per second per thread (default 1000)
 //   KITE_PROFILE_BUFFER  memory per thread and stream (bytes, K/M)
+//   KITE_PROFILE_COUNTERS  perf_event counters read with each sample
+//                          (sample_clocks.cpp: cycles,instructions,...)
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <omp-tools.h>
@@ -29,6 +31,7 @@
 
 #include "profile_format.h"
 #include "recorder.h"
+#include "sample_clocks.h"
 
 namespace kite_profile {
 namespace {
@@ -154,7 +157,9 @@ void on_sigprof(int, siginfo_t *si, void *uc) {
   uint64_t words[kMaxFrames];
   bool leaf_in_runtime = false;
   unsigned k = user_frames(ips, n, words, kMaxFrames, &leaf_in_runtime);
-  Record *r = kite_rec::slots(kite_rec::kSamples, 1 + kite_trace::payload_records(k));
+  uint64_t extras[kMaxExtras];
+  unsigned m = clocks_read(extras);
+  Record *r = kite_rec::slots(kite_rec::kSamples, 1 + kite_trace::payload_records(k + m));
   if (r) {
     r->f16 = uint16_t(state);
     r->u32 = k;
@@ -163,8 +168,9 @@ void on_sigprof(int, siginfo_t *si, void *uc) {
     r->c = tv.task;
     r->d = weight;
     r->sub = uint8_t(kSampleFirstIsPc | (leaf_in_runtime ? kSampleLeafInRuntime : 0) |
-                     ((tv.flags & ompt_task_initial) ? kSampleInitialTask : 0));
+                     ((tv.flags & ompt_task_initial) ? kSampleInitialTask : 0) | (m << 4));
     memcpy(r + 1, words, k * sizeof(uint64_t));
+    memcpy(reinterpret_cast<uint64_t *>(r + 1) + k, extras, m * sizeof(uint64_t));
     __atomic_store_n(&r->kind, uint8_t(kite_trace::kSample), __ATOMIC_RELEASE);
   }
   errno = saved_errno;
@@ -175,6 +181,7 @@ __attribute__((tls_model("initial-exec"))) thread_local bool has_timer;
 
 void start_thread_timer() {
   if (kite_rec::prepare_thread() < 0) return;
+  clocks_thread_start();
   // Warm libunwind's caches on this thread outside any signal handler.
   void *warm[4];
   unw_backtrace(warm, 4);
@@ -203,6 +210,7 @@ void stop_thread_timer() {
   if (!has_timer) return;
   has_timer = false;
   timer_delete(thread_timer);
+  clocks_thread_stop();
 }
 
 inline uint64_t idof(const ompt_data_t *d) { return d ? d->value : 0; }
@@ -275,6 +283,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
     kite_rec::append_meta("runtime_module=%s\n", real);
   kite_rec::append_meta("rate_hz=%ld\nperiod_ns=%ld\n", 1000000000L / period_ns, period_ns);
   unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+  clocks_init(getenv("KITE_PROFILE_COUNTERS"));
 
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
