@@ -358,8 +358,8 @@ void Analyzer::load() {
     extra_names_.push_back(v.substr(at, comma == std::string::npos ? comma : comma - at));
     at = comma == std::string::npos ? comma : comma + 1;
   }
-  for (const auto &kv : meta_)  // each counter_unavailable line (read_meta keeps the last)
-    if (kv.first == "counter_unavailable") eff_.unavailable.push_back(kv.second);
+  for (const auto &kv : meta_)  // counter_unavailable.<name>=<why>
+    if (kv.first.rfind("counter_unavailable.", 0) == 0) eff_.unavailable.push_back(kv.second);
   if (extra_names_.size() > 2)
     eff_.set_counters(std::vector<std::string>(extra_names_.begin() + 2, extra_names_.end()));
   nodes_.push_back(Node{~0u, ~0u, {}, 0, 0});
@@ -787,6 +787,7 @@ void Analyzer::analyze() {
 void Analyzer::sample_clocks(std::vector<Sample> &samples) {
   const size_t nx = extra_names_.size();
   std::vector<uint64_t> prev;
+  uint64_t prev_time = 0;
   for (Sample &s : samples) {
     s.clocks.weight = s.weight_s;
     if (s.extras_at == ~0u) {
@@ -799,18 +800,25 @@ void Analyzer::sample_clocks(std::vector<Sample> &samples) {
                  ? -1.0
                  : double(cur[i] - prev[i]);
     };
+    // As shares of the time since the previous sample, applied to the
+    // sample's weight: a signal delivered late in one period and early in
+    // the next gives weights of one period each, while the clocks moved by
+    // nearly two and by nearly nothing.
     double cpu = delta(0), delay = delta(1);
-    if (cpu >= 0) s.clocks.cpu = std::min(s.weight_s, cpu / 1e9);
-    if (delay >= 0)
-      s.clocks.delay = std::min(s.weight_s - std::max(0.0, s.clocks.cpu), delay / 1e9);
-    else if (cpu >= 0 && working(s))
-      s.clocks.delay = s.weight_s - s.clocks.cpu;
-    s.clocks.delay = std::max(0.0, s.clocks.delay);
+    double wall = prev.empty() ? 0 : double(s.time - prev_time);
+    if (wall > 0 && cpu >= 0) {
+      double cpu_share = std::min(1.0, cpu / wall);
+      double delay_share = delay >= 0 ? std::min(1.0 - cpu_share, delay / wall)
+                           : working(s) ? 1.0 - cpu_share : 0.0;
+      s.clocks.cpu = s.weight_s * cpu_share;
+      s.clocks.delay = s.weight_s * std::max(0.0, delay_share);
+    }
     // The counters' deltas (0 for a thread's first sample: nothing before
     // it is known), in counter_deltas_ at the sample's counters_at.
     s.counters_at = uint32_t(counter_deltas_.size());
     for (size_t i = 2; i < nx; ++i) counter_deltas_.push_back(std::max(0.0, delta(i)));
     prev.assign(cur, cur + nx);
+    prev_time = s.time;
   }
 }
 

@@ -31,11 +31,20 @@ void Efficiency::add(uint32_t thread, bool initial, uint64_t parallel, uint64_t 
                         ? t.weight * std::min(1.0, std::max(0.0, t.culprit_delay_share))
                         : 0.0;
   double rest = std::max(0.0, t.weight - delay - knock_on);
+  // A working sample's period may begin before its work did (the thread
+  // slept in the pool, then started a region): only its CPU time is work;
+  // the rest, off the CPU without being runnable, is "other" (blocked).
+  double blocked = 0;
+  if ((b == kEffUseful || b == kEffRuntime) && t.cpu >= 0 && t.cpu < rest) {
+    blocked = rest - t.cpu;
+    rest = t.cpu;
+  }
   auto into = [&](EffTotals &x) {
     x.thread += t.weight;
-    x.delay += t.weight - rest;
+    x.delay += delay + knock_on;
     x.delay_waiting += knock_on;
     x.bucket[b] += rest;
+    x.bucket[kEffOther] += blocked;
     if (b == kEffWait && t.cpu >= 0 && rest > 0) {
       x.wait_known += rest;
       x.wait_cpu += std::min(t.cpu, rest);
@@ -49,7 +58,7 @@ void Efficiency::add(uint32_t thread, bool initial, uint64_t parallel, uint64_t 
   if (construct) into(regions_[construct]);
   if (!initial) {
     worker_thread_ += t.weight;
-    worker_delay_ += t.weight - rest;
+    worker_delay_ += delay + knock_on;
     if (b == kEffSerial) worker_serial_ += rest;
   }
   if (b == kEffUseful && parallel) {
@@ -63,24 +72,36 @@ void Efficiency::add(uint32_t thread, bool initial, uint64_t parallel, uint64_t 
   }
 }
 
-// POP's load balance per instance: the team would have finished its useful
-// work in max(useful) had it been spread evenly; each instance adds
-// team x max - sum (the imbalance) and team x max (the balanced bound).
+// POP's load balance, per construct: each thread's useful time summed over
+// the construct's instances (sampling noise within one short instance
+// cancels in the sums), mean / max over the team; the imbalance is what an
+// even spread of the same work would save, team x max - sum, but never more
+// than the time actually spent waiting there.
 void Efficiency::finish() {
+  std::map<uint64_t, std::pair<unsigned, std::unordered_map<uint32_t, double>>> by_construct;
+  std::map<uint64_t, double> elapsed;
   for (const auto &kv : instances_) {
     const Instance &in = kv.second;
+    auto &c = by_construct[in.construct];
+    c.first = std::max(c.first, in.team);
+    for (const auto &u : in.useful) c.second[u.first] += u.second;
+    elapsed[in.construct] += in.team * in.elapsed;
+  }
+  for (const auto &kv : by_construct) {
     double sum = 0, max = 0;
-    for (const auto &u : in.useful) {
+    for (const auto &u : kv.second.second) {
       sum += u.second;
       max = std::max(max, u.second);
     }
-    unsigned team = std::max<unsigned>(in.team, unsigned(in.useful.size()));
+    unsigned team = std::max<unsigned>(kv.second.first, unsigned(kv.second.second.size()));
     if (!team || max <= 0) continue;
-    for (EffTotals *t : {&program_, &regions_[in.construct]}) {
-      t->imbalance += team * max - sum;
+    EffTotals &r = regions_[kv.first];
+    double imbalance = std::min(team * max - sum, r.bucket[kEffWait]);
+    for (EffTotals *t : {&program_, &r}) {
+      t->imbalance += imbalance;
       t->balanced_max += team * max;
       t->useful_in_regions += sum;
-      t->region_thread += team * in.elapsed;
+      t->region_thread += elapsed[kv.first];
     }
   }
 }
@@ -193,8 +214,8 @@ void Efficiency::print_text(FILE *out) const {
     fprintf(out, "    (no CPU clock in the samples: descheduled time is not told from work)\n");
   if (m.descheduled > 0.05)
     fprintf(out, "  warning: threads were runnable but not running (descheduled) %.1f %% of the thread "
-                 "time: more threads than free cores (oversubscribed or a busy machine); the times "
-                 "above exclude it, waiting for descheduled threads is counted as synchronization\n",
+                 "time (or waiting for a thread that was): more threads than free cores (oversubscribed "
+                 "or a busy machine); work, imbalance and waiting above exclude it\n",
             100 * m.descheduled);
   for (const std::string &u : unavailable)
     fprintf(out, "  counters: %s; the profile is made without it\n", u.c_str());

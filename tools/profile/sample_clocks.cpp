@@ -55,16 +55,24 @@ __attribute__((tls_model("initial-exec"))) thread_local int sched_fd = -1;
 __attribute__((tls_model("initial-exec"))) thread_local int group_fd = -1;
 __attribute__((tls_model("initial-exec"))) thread_local int member_fds[kMaxCounters];
 
+// Software events count the kernel's side too where that is allowed
+// (context switches happen there); hardware events and a refused software
+// one count user space only.
 int open_event(const EventName &e, int leader) {
   perf_event_attr attr;
   memset(&attr, 0, sizeof attr);
   attr.size = sizeof attr;
   attr.type = e.type;
   attr.config = e.config;
-  attr.exclude_kernel = 1;
   attr.exclude_hv = 1;
   attr.read_format = PERF_FORMAT_GROUP;
-  return int(syscall(SYS_perf_event_open, &attr, 0 /* this thread */, -1, leader, PERF_FLAG_FD_CLOEXEC));
+  attr.exclude_kernel = e.type == PERF_TYPE_SOFTWARE ? 0 : 1;
+  int fd = int(syscall(SYS_perf_event_open, &attr, 0 /* this thread */, -1, leader, PERF_FLAG_FD_CLOEXEC));
+  if (fd < 0 && !attr.exclude_kernel) {
+    attr.exclude_kernel = 1;
+    fd = int(syscall(SYS_perf_event_open, &attr, 0, -1, leader, PERF_FLAG_FD_CLOEXEC));
+  }
+  return fd;
 }
 
 // Reads "<cpu ns> <run delay ns> <slices>" into the run delay; no libc
@@ -117,7 +125,8 @@ void clocks_init(const char *list) {
       int fd = open_event(*e, -1);
       if (fd < 0) {
         int err = errno;
-        kite_rec::append_meta("counter_unavailable=%s: perf_event_open: %s\n", e->name, strerror(err));
+        kite_rec::append_meta("counter_unavailable.%s=%s: perf_event_open: %s\n", e->name, e->name,
+                              strerror(err));
         size_t used = strlen(missing);
         snprintf(missing + used, sizeof missing - used, "%s%s", used ? ", " : "", e->name);
         continue;
