@@ -781,9 +781,10 @@ void Analyzer::analyze() {
 }
 
 // Each sample's CPU time and descheduled time since the thread's previous
-// sample, from the running totals it carries (sample_clocks.cpp), capped by
-// its weight. Without the run delay (no schedstat), a working sample's time
-// off the CPU counts as descheduled: a working thread does not sleep.
+// sample, from the running totals it carries (sample_clocks.cpp), as
+// shares of its weight. Without the run delay (no schedstat), a working
+// sample's time off the CPU counts as descheduled: a working thread does
+// not sleep.
 void Analyzer::sample_clocks(std::vector<Sample> &samples) {
   const size_t nx = extra_names_.size();
   std::vector<uint64_t> prev;
