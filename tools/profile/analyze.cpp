@@ -116,6 +116,7 @@ enum BlameKind { kBlameLock, kBlameBarrier, kBlameTaskwait, kBlameSerial, kBlame
 struct Loc {
   std::string function, file;
   int line = 0;
+  std::string signature;  // the full demangled signature, "" when it adds nothing
   bool system = false;  // a system library's or the vDSO's: not the user's code
 };
 
@@ -190,6 +191,7 @@ class Analyzer {
 
  private:
   uint32_t intern_loc(uint64_t addr, bool is_pc);
+  const std::vector<uint32_t> &intern_levels(uint64_t addr, bool is_pc);
   uint32_t child(uint32_t node, uint32_t loc);
   void path_of_region(uint64_t parallel, std::vector<uint32_t> &out, int depth);
   uint32_t stitch(const std::vector<uint64_t> &words, bool first_is_pc, uint64_t parallel,
@@ -233,7 +235,7 @@ class Analyzer {
   std::unordered_map<uint64_t, std::vector<Hold>> holds_;  // wait id -> holds, by begin
   std::vector<Loc> locs_;
   std::map<std::tuple<std::string, std::string, int>, uint32_t> loc_index_;
-  std::unordered_map<uint64_t, uint32_t> addr_loc_;
+  std::unordered_map<uint64_t, std::vector<uint32_t>> addr_loc_;
   std::vector<Node> nodes_;
   std::vector<uint64_t> words_;  // every sample's frames, one after another
   void region_paths();
@@ -259,31 +261,45 @@ class Analyzer {
   std::vector<std::vector<double>> timeline_;  // thread x bin x {work, wait, idle}
 };
 
-uint32_t Analyzer::intern_loc(uint64_t addr, bool is_pc) {
+// The source-level levels at an address, outermost first: the function
+// the code belongs to, then each function inlined into it (each at the line
+// where it calls the next), as locations.
+const std::vector<uint32_t> &Analyzer::intern_levels(uint64_t addr, bool is_pc) {
   uint64_t key = addr ^ (is_pc ? (uint64_t(1) << 63) : 0);
   auto it = addr_loc_.find(key);
   if (it != addr_loc_.end()) return it->second;
   // resolve() looks up ra - 1: give it pc + 1 for an interrupted pc.
   const SourceLocation &s = sym_->resolve(is_pc ? addr + 1 : addr);
-  Loc l;
-  l.function = s.function.empty() ? (s.module.empty() ? "?" : s.module.substr(s.module.rfind('/') + 1))
-                                  : s.function;
-  l.file = s.file;
-  l.line = s.line;
-  l.system = system_module(s.module);
-  auto k = std::make_tuple(l.function, l.file, l.line);
-  auto li = loc_index_.find(k);
-  uint32_t id;
-  if (li != loc_index_.end()) {
-    id = li->second;
-  } else {
-    id = uint32_t(locs_.size());
+  std::vector<SourceFrame> frames = s.frames;
+  if (frames.empty()) {
+    SourceFrame f;
+    f.function = s.module.empty() ? "?" : s.module.substr(s.module.rfind('/') + 1);
+    frames.push_back(f);
+  }
+  std::vector<uint32_t> ids;
+  for (const SourceFrame &f : frames) {
+    Loc l;
+    l.function = f.function.empty() ? "?" : f.function;
+    l.file = f.file;
+    l.line = f.line;
+    l.signature = f.signature;
+    l.system = system_module(s.module);
+    auto k = std::make_tuple(l.function, l.file, l.line);
+    auto li = loc_index_.find(k);
+    if (li != loc_index_.end()) {
+      ids.push_back(li->second);
+      continue;
+    }
+    uint32_t id = uint32_t(locs_.size());
     locs_.push_back(l);
     loc_index_.emplace(k, id);
+    ids.push_back(id);
   }
-  addr_loc_.emplace(key, id);
-  return id;
+  return addr_loc_.emplace(key, std::move(ids)).first->second;
 }
+
+// The innermost level at an address: its source line.
+uint32_t Analyzer::intern_loc(uint64_t addr, bool is_pc) { return intern_levels(addr, is_pc).back(); }
 
 uint32_t Analyzer::child(uint32_t node, uint32_t loc) {
   auto it = nodes_[node].children.find(loc);
@@ -307,16 +323,17 @@ void Analyzer::path_of_region(uint64_t parallel, std::vector<uint32_t> &out, int
   if (!r.initial_parent && r.parent) path_of_region(r.parent, out, depth + 1);
   // The encountering task's own part: up to its first cut, unless it is an
   // initial task (then its whole stack is the path).
-  std::vector<uint32_t> mine;
+  std::vector<uint64_t> mine;
   for (uint64_t w : r.frames) {
     if (w == 0) {
       if (!r.initial_parent) break;
       continue;
     }
-    mine.push_back(intern_loc(w, false));
+    mine.push_back(w);
   }
   for (auto i = mine.rbegin(); i != mine.rend(); ++i)
-    if (!boring_root(locs_[*i])) out.push_back(*i);
+    for (uint32_t loc : intern_levels(*i, false))
+      if (!boring_root(locs_[loc])) out.push_back(loc);
 }
 
 uint32_t Analyzer::stitch(const std::vector<uint64_t> &words, bool first_is_pc, uint64_t parallel,
@@ -326,19 +343,21 @@ uint32_t Analyzer::stitch(const std::vector<uint64_t> &words, bool first_is_pc, 
     path_of_region(parallel, path, 0);
     if (task) {
       auto t = tasks_.find(task);
-      if (t != tasks_.end() && t->second.codeptr) path.push_back(intern_loc(t->second.codeptr, false));
+      if (t != tasks_.end() && t->second.codeptr)
+        for (uint32_t loc : intern_levels(t->second.codeptr, false)) path.push_back(loc);
     }
   }
-  std::vector<uint32_t> own;
+  std::vector<size_t> own;  // positions in words, innermost first
   for (size_t i = 0; i < words.size(); ++i) {
     if (words[i] == 0) {
       if (!initial && parallel) break;  // the rest is below the region: its creating path
       continue;
     }
-    own.push_back(intern_loc(words[i], first_is_pc && i == 0));
+    own.push_back(i);
   }
   for (auto i = own.rbegin(); i != own.rend(); ++i)
-    if (!boring_root(locs_[*i])) path.push_back(*i);
+    for (uint32_t loc : intern_levels(words[*i], first_is_pc && *i == 0))
+      if (!boring_root(locs_[loc])) path.push_back(loc);
   uint32_t node = 0;
   for (uint32_t loc : path) node = child(node, loc);
   return node;
@@ -895,6 +914,14 @@ void Analyzer::print_efficiency(FILE *out, int top) const {
   }
 }
 
+// "function":"...", with "signature":"..." after it when the full
+// signature says more (the naming rule of tools/common/symbols.h).
+std::string name_fields(const std::string &function, const std::string &signature) {
+  std::string s = "\"function\":\"" + json_escape(function) + "\"";
+  if (!signature.empty()) s += ",\"signature\":\"" + json_escape(signature) + "\"";
+  return s;
+}
+
 double Analyzer::node_total(uint32_t node, bool blame_view) const {
   const Node &n = nodes_[node];
   double t = blame_view ? n.self_blame : n.self_work;
@@ -906,9 +933,9 @@ void Analyzer::json_tree(FILE *f, uint32_t node, bool blame_view, int depth) con
   const Node &n = nodes_[node];
   double total = node_total(node, blame_view);
   const Loc *l = n.loc == ~0u ? nullptr : &locs_[n.loc];
-  fprintf(f, "{\"function\":\"%s\",\"file\":\"%s\",\"line\":%d,\"self_s\":%.6f,\"total_s\":%.6f,"
+  fprintf(f, "{%s,\"file\":\"%s\",\"line\":%d,\"self_s\":%.6f,\"total_s\":%.6f,"
              "\"children\":[",
-          l ? json_escape(l->function).c_str() : "all", l ? json_escape(l->file).c_str() : "",
+          name_fields(l ? l->function : "all", l ? l->signature : "").c_str(), l ? json_escape(l->file).c_str() : "",
           l ? l->line : 0, blame_view ? n.self_blame : n.self_work, total);
   std::vector<std::pair<double, uint32_t>> kids;
   for (const auto &kv : n.children) {
@@ -952,9 +979,11 @@ void Analyzer::print_text(FILE *out, int top) const {
     const SourceLocation &l = const_cast<Symbolizer &>(*sym_).resolve(regs[i].second);
     double wait = 0;
     for (const auto &w : st.wait) wait += w.second;
+    std::string name = l.function;
+    if (!l.inlined_at.empty()) name += " (inlined at " + l.inlined_at + ")";
     fprintf(out, "  %-22s %6" PRIu64 " %8.3f %8.3f %8.3f %12.3f %17.3f   %s\n",
             l.short_label().c_str(), st.calls, st.elapsed, st.work, wait, st.imbalance,
-            st.team ? st.imbalance / st.team : 0.0, l.function.c_str());
+            st.team ? st.imbalance / st.team : 0.0, name.c_str());
   }
   auto list = [&](const char *title, double LineStats::*field) {
     std::vector<std::pair<double, uint32_t>> v;
@@ -1014,9 +1043,11 @@ void Analyzer::write_json(const std::string &path) const {
   for (const auto &r : regs) {
     const RegionStats &st = region_stats_.at(r.second);
     const SourceLocation &l = const_cast<Symbolizer &>(*sym_).resolve(r.second);
-    fprintf(f, "%s\n{\"function\":\"%s\",\"file\":\"%s\",\"line\":%d,\"calls\":%" PRIu64
+    std::string names = name_fields(l.function, l.signature);
+    if (!l.inlined_at.empty()) names += ",\"inlined_at\":\"" + json_escape(l.inlined_at) + "\"";
+    fprintf(f, "%s\n{%s,\"file\":\"%s\",\"line\":%d,\"calls\":%" PRIu64
                ",\"elapsed_s\":%.6f,\"work_s\":%.6f,\"wait_s\":{",
-            sep, json_escape(l.function).c_str(), json_escape(l.file).c_str(), l.line, st.calls,
+            sep, names.c_str(), json_escape(l.file).c_str(), l.line, st.calls,
             st.elapsed, st.work);
     const char *s2 = "";
     for (const auto &w : st.wait) {
@@ -1038,9 +1069,9 @@ void Analyzer::write_json(const std::string &path) const {
   for (const auto &e : lv) {
     const Loc &l = locs_[e.second];
     const LineStats &st = lines_.at(e.second);
-    fprintf(f, "%s\n{\"function\":\"%s\",\"file\":\"%s\",\"line\":%d,\"self_s\":%.6f,\"wait_s\":%.6f,"
+    fprintf(f, "%s\n{%s,\"file\":\"%s\",\"line\":%d,\"self_s\":%.6f,\"wait_s\":%.6f,"
                "\"blame_s\":%.6f}",
-            sep, json_escape(l.function).c_str(), json_escape(l.file).c_str(), l.line, st.self,
+            sep, name_fields(l.function, l.signature).c_str(), json_escape(l.file).c_str(), l.line, st.self,
             st.wait, st.blame);
     sep = ",";
   }
@@ -1051,8 +1082,8 @@ void Analyzer::write_json(const std::string &path) const {
   std::sort(bv.rbegin(), bv.rend());
   for (const auto &e : bv) {
     const Loc &l = locs_[e.second.second];
-    fprintf(f, "%s\n{\"kind\":\"%s\",\"function\":\"%s\",\"file\":\"%s\",\"line\":%d,\"seconds\":%.6f}",
-            sep, kBlameKinds[e.second.first], json_escape(l.function).c_str(),
+    fprintf(f, "%s\n{\"kind\":\"%s\",%s,\"file\":\"%s\",\"line\":%d,\"seconds\":%.6f}",
+            sep, kBlameKinds[e.second.first], name_fields(l.function, l.signature).c_str(),
             json_escape(l.file).c_str(), l.line, e.first);
     sep = ",";
   }

@@ -72,6 +72,7 @@ std::string Process::where(uint64_t codeptr) {
   const SourceLocation &loc = sym_->resolve(codeptr);
   std::string s = ",\"codeptr_ra\":\"" + hex(codeptr) + "\"";
   if (!loc.function.empty()) s += ",\"function\":\"" + json_escape(loc.function) + "\"";
+  if (!loc.signature.empty()) s += ",\"signature\":\"" + json_escape(loc.signature) + "\"";
   if (!loc.file.empty())
     s += ",\"file\":\"" + json_escape(loc.file) + "\",\"line\":" + std::to_string(loc.line);
   if (!loc.inlined.empty()) s += ",\"inlined\":\"" + json_escape(loc.inlined) + "\"";

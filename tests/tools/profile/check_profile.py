@@ -91,17 +91,19 @@ def main():
                   "40 calls, potential gain = imbalance / threads")
     # The tree: worker code under the call path that created the region.
     def find(node, fn, path):
-        if node["function"] == fn:
+        if node["function"].startswith(fn):
             return path + [node["function"]]
         for c in node["children"]:
             f = find(c, fn, path + [node["function"]])
             if f:
                 return f
         return None
-    outlined = find(p["tree"], "main._omp_fn.0", []) or find(p["tree"], ".omp_outlined.", [])
-    if a.runtime == "kite" and outlined:
-        check("main" in outlined[:-1], "the region's code sits under main in the call tree (%s)"
-              % " > ".join(outlined))
+    # The region's outlined body, named by its function and construct line.
+    outlined = find(p["tree"], "main (omp at line ", [])
+    if a.runtime == "kite":
+        check(outlined is not None and "main" in outlined[:-1],
+              "the region's code sits under main in the call tree (%s)"
+              % " > ".join(outlined or ["not found"]))
     if a.html:
         html = os.path.join(out, "profile.html")
         browser = chromium()
