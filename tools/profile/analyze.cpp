@@ -38,6 +38,7 @@
 #include "reader.h"
 #include "symbols.h"
 #include "text.h"
+#include "views.h"
 
 using namespace kite_trace;
 using namespace kite_profile;
@@ -200,6 +201,7 @@ class Analyzer {
   const Sample *nearest_if(uint32_t thread, uint64_t t, uint64_t span, Ok ok) const;
   void blame(BlameKind kind, const Sample &victim, const std::vector<const Sample *> &culprits);
   void json_tree(FILE *f, uint32_t node, bool blame_view, int depth) const;
+  Views views() const;
   double node_total(uint32_t node, bool blame_view) const;
   // Efficiency (efficiency.h): the clocks' deltas, each sample's bucket.
   void sample_clocks(std::vector<Sample> &samples);
@@ -257,7 +259,7 @@ class Analyzer {
   double blame_kind_[kBlameCount] = {};
   double total_s_ = 0, work_s_ = 0, unattributed_s_ = 0;
   uint64_t samples_ = 0;
-  static constexpr int kBins = 60;
+  static constexpr int kBins = 240;  // fine enough for the HTML timeline's zoom
   std::vector<std::vector<double>> timeline_;  // thread x bin x {work, wait, idle}
 };
 
@@ -922,6 +924,29 @@ std::string name_fields(const std::string &function, const std::string &signatur
   return s;
 }
 
+// What views.cpp derives its views from.
+Views Analyzer::views() const {
+  Views v;
+  for (const Loc &l : locs_) v.locs.push_back(ViewLoc{l.function, l.signature, l.file, l.line, l.system});
+  for (const Node &n : nodes_) v.nodes.push_back(ViewNode{n.loc, n.parent, n.self_work, n.self_blame});
+  // Time in a system library (or the vDSO) is the user's line that called
+  // it, as in the line tables: it moves up to the nearest user frame.
+  for (size_t i = v.nodes.size(); i-- > 1;) {
+    ViewNode &n = v.nodes[i];
+    if (!locs_[n.loc].system || n.parent == ~0u || (!n.self_work && !n.self_blame)) continue;
+    uint32_t up = n.parent;
+    while (up != 0 && locs_[v.nodes[up].loc].system) up = v.nodes[up].parent;
+    if (up == 0) continue;
+    v.nodes[up].self_work += n.self_work;
+    v.nodes[up].self_blame += n.self_blame;
+    n.self_work = n.self_blame = 0;
+  }
+  for (const auto &kv : lines_)
+    v.lines.push_back(ViewLine{kv.first, kv.second.self, kv.second.wait, kv.second.blame});
+  v.thread_s = total_s_;
+  return v;
+}
+
 double Analyzer::node_total(uint32_t node, bool blame_view) const {
   const Node &n = nodes_[node];
   double t = blame_view ? n.self_blame : n.self_work;
@@ -997,6 +1022,7 @@ void Analyzer::print_text(FILE *out, int top) const {
               total_s_ > 0 ? 100 * v[i].first / total_s_ : 0, where(locs_[v[i].second]).c_str());
   };
   list("source lines by own work:", &LineStats::self);
+  print_call_paths(out, views(), top);
   list("source lines by blame received (the code others waited for):", &LineStats::blame);
   fprintf(out, "\n  waiting, by the cause it is blamed on:\n");
   for (int k = 0; k < kBlameCount; ++k) {
@@ -1109,6 +1135,7 @@ void Analyzer::write_json(const std::string &path) const {
   json_tree(f, 0, false, 0);
   fprintf(f, ",\n\"blame_tree\":");
   json_tree(f, 0, true, 0);
+  write_views_json(f, views());
   fprintf(f, "}\n");
   if (fclose(f) != 0) die("cannot write " + path);
 }

@@ -123,6 +123,54 @@ def main():
               % attrs.get("flame-nodes"))
         rows = d.stdout.count("<tr>")
         check(rows >= 1 + len(p["regions"]), "tables have rows (%d)" % rows)
+        # Views: bottom-up functions, the source view at the known hot line,
+        # sortable tables, a time axis.
+        check(attrs.get("functions") == str(len(p["functions"])) and p["functions"],
+              "the bottom-up table lists the functions (%s)" % attrs.get("functions"))
+        hot = "%s:%d" % (base, line)
+        src = [x for x in p["sources"] if os.path.basename(x["file"]) == base]
+        check(src and "text" in src[0], "profile.json embeds %s's source" % base)
+        check(attrs.get("source-file") == base and attrs.get("source-hot") == hot,
+              "the source view opens %s at its hottest line %s (%s, %s)"
+              % (base, hot, attrs.get("source-file"), attrs.get("source-hot")))
+        with open(a.source) as f:
+            want_text = f.read().splitlines()[line - 1]
+        tr = re.search(r'<tr id="src-%s-%d" class="hot">(.*?)</tr>' % (re.escape(base), line), d.stdout)
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr.group(1)) if tr else []
+        import html as htmllib
+        check(len(cells) == 5 and htmllib.unescape(cells[4]) == want_text and float(cells[1] or 0) > 0,
+              "its line %d is marked hot, with own work, and reads as the file does (%s)"
+              % (line, cells[:4]))
+        check(attrs.get("sortable-tables") == str(d.stdout.count("<thead>")),
+              "every table sorts (%s of %d)" % (attrs.get("sortable-tables"), d.stdout.count("<thead>")))
+        check(int(attrs.get("axis-ticks", "0")) >= 3, "the timeline has a time axis (%s ticks)"
+              % attrs.get("axis-ticks"))
+        # Shareable state: a search of the flame graph, a zoomed timeline.
+        bins, bin_s = p["timeline"]["bins"], p["timeline"]["bin_s"]
+        half = bins // 2 * bin_s
+        q = "main (omp at line"
+        d = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--user-data-dir=" + os.path.join(a.workdir, "chromium"),
+                            "--dump-dom", "file://" + os.path.abspath(html) +
+                            "#search=%s&zoom=0-%.9f" % (q.replace(" ", "%20"), half)],
+                           capture_output=True, text=True, timeout=120)
+        body = re.search(r"<body([^>]*)>", d.stdout)
+        attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1))) if body else {}
+        def outer(node, acc):
+            if node["function"].startswith(q):
+                acc.append(node["total_s"])
+                return acc
+            for c in node["children"]:
+                outer(c, acc)
+            return acc
+        want_s = sum(outer(p["tree"], []))
+        got_s = float(attrs.get("search-seconds", "-1"))
+        check(attrs.get("status") == "ok" and int(attrs.get("search-hits", "0")) >= 1
+              and abs(got_s - want_s) <= 0.001 + 0.01 * want_s,
+              "searching the flame graph for '%s' finds its boxes and their %.3f s (%s hits, %s s)"
+              % (q, want_s, attrs.get("search-hits"), attrs.get("search-seconds")))
+        check(attrs.get("zoom") == "0-%d" % (bins // 2), "the timeline zooms to the first half (bins %s)"
+              % attrs.get("zoom"))
         # The blame view draws the culprits' call paths.
         d = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
                             "--user-data-dir=" + os.path.join(a.workdir, "chromium"),
