@@ -10,9 +10,11 @@ construct line, and that an inlined helper's call sites stay apart.
                  --runtime kite|libomp [--fortran] WORKDIR
 """
 import argparse
+import html as html_mod
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -113,6 +115,20 @@ def profile_checks(a, m, base):
     lines = under(p["tree"], set())
     check({m["site1"], m["site2"]} <= lines, "main calls smooth at lines %d and %d in the tree (%s)"
           % (m["site1"], m["site2"], sorted(lines)))
+    # The page: names without parameters in its cells, the signature on hover.
+    browser = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")
+                    if shutil.which(b)), None)
+    if check(browser is not None, "chromium is installed (scripts/setup.sh installs it)"):
+        d = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                            "--user-data-dir=" + os.path.join(a.workdir, "chromium"), "--dump-dom",
+                            "file://" + os.path.abspath(os.path.join(out, "profile.html"))],
+                           capture_output=True, text=True, timeout=120)
+        cells = [(html_mod.unescape(t), html_mod.unescape(v))
+                 for t, v in re.findall(r'<td class="l" title="([^"]*)">([^<]*)</td>', d.stdout)]
+        hover = [(t, v) for t, v in cells if v.startswith("physics::relax<double>")]
+        check(hover and all("(double)" in t and "(double)" not in v for t, v in hover),
+              "the page names physics::relax<double> in its cells and shows its signature on hover (%s)"
+              % hover[:2])
 
 
 def trace_checks(a, m, base):
