@@ -401,9 +401,11 @@ void Process::print_summary(FILE *out) const {
   if (!top.empty()) fprintf(out, "  costliest parallel regions (time on the thread that began them):\n");
   for (size_t i = 0; i < top.size() && i < 5; ++i) {
     const SourceLocation &loc = const_cast<Symbolizer &>(*sym_).resolve(top[i].first);
+    std::string name = loc.function;  // an inlined function's regions: by call site
+    if (!loc.inlined_at.empty()) name += " (inlined at " + loc.inlined_at + ")";
     fprintf(out, "    %9.3f ms %6" PRIu64 "x  team %-3u %s  %s\n",
             double(top[i].second->total_ns) / 1e6, top[i].second->count, top[i].second->max_team,
-            loc.short_label().c_str(), loc.function.c_str());
+            loc.short_label().c_str(), name.c_str());
   }
   for (const auto &kv : stats_.devices) {
     const Stats::Dev &d = kv.second;

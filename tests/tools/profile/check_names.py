@@ -164,6 +164,8 @@ def trace_checks(a, m, base):
     want_sites = ["%s:%d" % (base, m["site1"]), "%s:%d" % (base, m["site2"])]
     check(inl == want_sites, "the inlined helper's parallel slices name their call sites %s (%s)"
           % (want_sites, inl))
+    listed = sorted(re.findall(r"smooth \(inlined at ([\w.]+:\d+)\)", r.stdout))
+    check(listed == want_sites, "the summary lists the inlined helper's regions by call site (%s)" % listed)
 
 
 def main():
