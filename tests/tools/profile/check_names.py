@@ -132,7 +132,8 @@ def profile_checks(a, m, base):
 
 
 def trace_checks(a, m, base):
-    r, out = run_kite(a.kite, "trace", a.runtime, a.workdir, "t", a.program)
+    r, out = run_kite(a.kite, "trace", a.runtime, a.workdir, "t", a.program,
+                      ("--format", "otf2,perfetto,json"))
     summary = json.load(open(os.path.join(out, "trace.summary.json")))
     want = runtime_prefix(a.runtime)
     if not check(summary["runtime"].startswith(want), "ran on %s (%s)" % (want, summary["runtime"])):
@@ -141,6 +142,12 @@ def trace_checks(a, m, base):
     clean_text("the summary text", r.stdout)
     clean_text("trace.summary.json", json.dumps(summary))
     clean_text("trace.json", json.dumps(trace))
+    # The protobuf holds its names as plain UTF-8 strings (interned names
+    # and source locations): none may be a compiler-made one.
+    pb = open(os.path.join(out, "trace.perfetto-trace"), "rb").read()
+    check(b"physics::relax" in pb, "the protobuf trace names physics::relax")
+    bad = [f for f in FORBIDDEN if f.encode() in pb]
+    check(not bad, "trace.perfetto-trace holds no compiler-made name (%s)" % bad)
     clean_json("trace.summary.json", summary)
     clean_json("trace.json", trace)
     defs = subprocess.run(["otf2-print", "-G", os.path.join(out, "trace.otf2", "traces.otf2")],
