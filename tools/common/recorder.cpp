@@ -479,16 +479,28 @@ void append_meta(const char *fmt, ...) {
 
 size_t parse_size(const char *s, const char *what) {
   if (!s || !*s) return kDefaultBufferBytes;
+  // Digits and an optional K, M or G (either case, powers of 1024): the
+  // sizes the kite command's --buffer takes, in the same range.
+  const unsigned long long lo = 64ull << 10, hi = 1ull << 30;
   char *end = nullptr;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end && (*end == 'k' || *end == 'K')) v <<= 10, ++end;
-  else if (end && (*end == 'm' || *end == 'M')) v <<= 20, ++end;
-  long page = sysconf(_SC_PAGESIZE);
-  if (!end || *end || v < 64 * 1024 || v > (1ull << 30)) {
-    warn("%s=%s is not a size between 64K and 1024M; using %zuK", what, s,
-         kDefaultBufferBytes >> 10);
+  unsigned long long v = *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
+  unsigned shift = 0;
+  if (end && *end) {
+    switch (*end) {
+      case 'k': case 'K': shift = 10; break;
+      case 'm': case 'M': shift = 20; break;
+      case 'g': case 'G': shift = 30; break;
+      default: end = nullptr;
+    }
+    if (end && *++end) end = nullptr;
+  }
+  if (!end || v > (hi >> shift) || (v << shift) < lo) {
+    warn("%s=%s is not a size from 64K to 1G (bytes, or a K, M or G suffix); using %zuK", what,
+         s, kDefaultBufferBytes >> 10);
     return kDefaultBufferBytes;
   }
+  v <<= shift;
+  long page = sysconf(_SC_PAGESIZE);
   return size_t(v) / size_t(page) * size_t(page);
 }
 

@@ -56,8 +56,9 @@ void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 // to the file at a time.
 constexpr size_t kDefaultBufferBytes = 1u << 20;
 
-// Buffer size from a KITE_*_BUFFER value (bytes, K or M suffix); a bad value
-// gets a warning naming `what` and the default (kDefaultBufferBytes).
+// Buffer size from a KITE_*_BUFFER value (bytes, or a K, M or G suffix: 64K
+// to 1G); a bad value gets a warning naming `what` and the default
+// (kDefaultBufferBytes).
 size_t parse_size(const char *value, const char *what);
 
 inline uint64_t now_ns() {

@@ -391,9 +391,14 @@ void Process::print_summary(FILE *out) const {
   if (!meta_.count("end_ns"))
     fprintf(out, "  the program ended without finalizing the tool (crash, _exit or abort): "
                  "the trace holds what was recorded until then\n");
-  fprintf(out, "  wall %.3f s, %zu threads, %" PRIu64 " parallel regions, %" PRIu64
-               " tasks, %" PRIu64 " events\n",
-          wall, threads_.size(), stats_.parallel_regions, stats_.tasks, stats_.events);
+  // "1 task", "2 tasks": the count and the right form of its noun.
+  auto count = [](uint64_t n, const char *one, const char *many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  fprintf(out, "  wall %.3f s, %s, %s, %s, %s\n", wall,
+          count(threads_.size(), "thread", "threads").c_str(),
+          count(stats_.parallel_regions, "parallel region", "parallel regions").c_str(),
+          count(stats_.tasks, "task", "tasks").c_str(), count(stats_.events, "event", "events").c_str());
   std::vector<std::pair<uint64_t, const Stats::Par *>> top;
   for (const auto &kv : stats_.parallel) top.emplace_back(kv.first, &kv.second);
   std::sort(top.begin(), top.end(),
@@ -409,10 +414,11 @@ void Process::print_summary(FILE *out) const {
   }
   for (const auto &kv : stats_.devices) {
     const Stats::Dev &d = kv.second;
-    fprintf(out, "  device %u: %" PRIu64 " kernels %.3f ms, %" PRIu64 " transfers of %" PRIu64
-                 " bytes %.3f ms, %" PRIu64 " other data operations (device trace records)\n",
-            kv.first, d.kernels, double(d.kernel_ns) / 1e6, d.transfers, d.transfer_bytes,
-            double(d.transfer_ns) / 1e6, d.other_ops);
+    fprintf(out, "  device %u: %s %.3f ms, %s of %s %.3f ms, %s (device trace records)\n",
+            kv.first, count(d.kernels, "kernel", "kernels").c_str(), double(d.kernel_ns) / 1e6,
+            count(d.transfers, "transfer", "transfers").c_str(),
+            count(d.transfer_bytes, "byte", "bytes").c_str(), double(d.transfer_ns) / 1e6,
+            count(d.other_ops, "other data operation", "other data operations").c_str());
   }
   uint64_t wait = 0;
   for (const auto &kv : stats_.waiting) wait += kv.second;
