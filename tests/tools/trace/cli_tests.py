@@ -6,18 +6,21 @@ MPI ranks. Each case is a subcommand so ctest reports them one by one.
   cli_tests.py --kite KITE --work DIR crash --program CRASH_EXE
   cli_tests.py --kite KITE --work DIR long --program LONG_EXE
   cli_tests.py --kite KITE --work DIR ranks --program EXE
+  cli_tests.py --kite KITE --work DIR signals --program WAIT_EXE
+  cli_tests.py --kite KITE --work DIR error_paths --omp-program EXE --other-tool LIB
 """
 import argparse
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from toolcheck import check, failures  # noqa: E402
+from toolcheck import check, failures, runtime_prefix  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import perfetto_decode  # noqa: E402
 
@@ -56,8 +59,8 @@ def profile_errors(a):
     r = p("--json", "/no/such/dir/p.json", "--", prog)
     check(err(r, 125, "cannot write"), "an unwritable --json: 125 (%r)" % r.stderr)
     r = p("-o", "nonomp", "--", "/bin/sh", "-c", "exit 5")
-    check(r.returncode == 5 and "not an OpenMP program" in r.stderr,
-          "non-OpenMP program: said, its status 5 kept (%d %r)" % (r.returncode, r.stderr))
+    check(r.returncode == 122 and "not an OpenMP program" in r.stderr and "status 5" in r.stderr,
+          "non-OpenMP program: said with its status 5, kite's 122 (%d %r)" % (r.returncode, r.stderr))
     r = p("-q", "-o", "prof", "--json", os.path.join(a.work, "copy.json"), "--html",
           os.path.join(a.work, "copy.html"), "--", prog, "exit3")
     check(r.returncode == 3, "the program's status 3 passes through (%d)" % r.returncode)
@@ -114,8 +117,8 @@ def errors(a):
         check(one_line_error(r, 125, "cannot"), "unwritable parent: 125 (%r)" % r.stderr)
     # A program that is not an OpenMP program: said after it ran, its status kept.
     r = kite(a, "-o", "nonomp", "--", "/bin/sh", "-c", "exit 4")
-    check(r.returncode == 4 and "not an OpenMP program" in r.stderr,
-          "non-OpenMP program: says so, exits with its status 4 (%d %r)" % (r.returncode, r.stderr))
+    check(r.returncode == 122 and "not an OpenMP program" in r.stderr and "status 4" in r.stderr,
+          "non-OpenMP program: says so with its status 4, exits 122 (%d %r)" % (r.returncode, r.stderr))
     check(not os.path.exists(os.path.join(a.work, "nonomp")), "and leaves no empty directory behind")
     # The program's exit status passes through; the default directory name.
     r = kite(a, "-q", "--", prog, "exit3")
@@ -261,12 +264,303 @@ def ranks(a):
           "a launcher's ranks each get their trace (%s)" % files)
 
 
+def kite_popen(a, *args, env=None, command="trace", **kw):
+    """kite started, not waited for: stdout piped (the program's "ready")."""
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    return subprocess.Popen([sys.executable, a.kite, command] + list(args), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=e, cwd=a.work, **kw)
+
+
+def wait_ready(p):
+    """The program's pid, once it printed "ready <pid>" (it has recorded)."""
+    line = p.stdout.readline()
+    m = re.match(r"ready (\d+)", line)
+    check(m is not None, "the program ran and said it is ready (%r)" % line)
+    return int(m.group(1)) if m else None
+
+
+def gone(pid, within=20.0):
+    """Whether process pid no longer exists (waits up to `within` seconds
+    for the kernel to deliver a death signal; not a timing check)."""
+    import time
+    end = time.monotonic() + within
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        # A zombie whose parent is gone is reaped by init in a moment.
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+
+
+def partial_trace(a, out, runtime, what):
+    """The converted trace of a run stopped by a signal: on the runtime
+    asked for, not finalized, its region recorded."""
+    path = os.path.join(a.work, out, "trace.summary.json")
+    if not check(os.path.exists(path), "%s: the partial trace was converted (%s)" % (what, path)):
+        return
+    s = json.load(open(path))
+    check(s["runtime"].startswith(runtime_prefix(runtime)), "%s: ran on %s (%s)"
+          % (what, runtime, s["runtime"]))
+    check(s["parallel_regions"] == 1 and not s["finalized"],
+          "%s: the region recorded before the signal, the run not finalized (%d, %s)"
+          % (what, s["parallel_regions"], s["finalized"]))
+    check(not os.path.exists(os.path.join(a.work, out, "raw")), "%s: raw/ removed" % what)
+
+
+def children(pid):
+    """Pids of pid's child processes (/proc/PID/task/PID/children)."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(c) for c in f.read().split()]
+    except OSError:
+        return []
+
+
+def cmdline(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid) as f:
+            return f.read().replace("\0", " ")
+    except OSError:
+        return ""
+
+
+def signals(a):
+    import time
+    for runtime in ("kite", "libomp"):
+        if runtime == "libomp" and not os.path.exists(os.environ.get("KITE_LIBOMP", "")):
+            check(False, "KITE_LIBOMP is set to an existing libomp for the libomp cases")
+            continue
+        rt = ["--runtime", runtime]
+        # timeout -s TERM on kite: forwarded, converted, 128+15.
+        out = "term-" + runtime
+        # (--preserve-status: timeout's own status would be 124.)
+        r = subprocess.run(["timeout", "--preserve-status", "-s", "TERM", "4", sys.executable, a.kite, "trace"] + rt +
+                           ["-o", out, "--", a.program], capture_output=True, text=True, cwd=a.work)
+        print(r.stdout, r.stderr)
+        m = re.search(r"ready (\d+)", r.stdout)
+        check(r.returncode == 143, "timeout -s TERM: kite exits 143 (%d)" % r.returncode)
+        check("SIGTERM" in r.stderr and "partial" in r.stderr, "it says the trace is partial")
+        check(m is not None and gone(int(m.group(1))), "the program is gone (pid %s)"
+              % (m and m.group(1)))
+        partial_trace(a, out, runtime, "TERM on kite (%s)" % runtime)
+
+        # TERM on the whole process group: the program dies of it too, kite
+        # still converts.
+        out = "group-" + runtime
+        p = kite_popen(a, *rt, "-o", out, "--", a.program, start_new_session=True)
+        pid = wait_ready(p)
+        os.killpg(p.pid, signal.SIGTERM)
+        o, e = p.communicate()
+        print(o, e)
+        check(p.returncode == 143, "TERM on the process group: 143 (%d)" % p.returncode)
+        check(pid is not None and gone(pid), "the program is gone (pid %s)" % pid)
+        partial_trace(a, out, runtime, "TERM on the group (%s)" % runtime)
+
+        # SIGHUP on kite alone.
+        out = "hup-" + runtime
+        p = kite_popen(a, *rt, "-o", out, "--", a.program)
+        pid = wait_ready(p)
+        p.send_signal(signal.SIGHUP)
+        o, e = p.communicate()
+        print(o, e)
+        check(p.returncode == 129 and "SIGHUP" in e, "SIGHUP: 129, said (%d %r)" % (p.returncode, e))
+        check(pid is not None and gone(pid), "the program is gone (pid %s)" % pid)
+        partial_trace(a, out, runtime, "HUP on kite (%s)" % runtime)
+
+    # SIGINT twice: the first stops the program, the second the conversion
+    # (made to start late by the test-only KITE_TEST_CONVERT_PAUSE, so the
+    # second surely comes during it); raw/ stays, the printed command
+    # converts it.
+    out = "int"
+    p = kite_popen(a, "-o", out, "--", a.program, "20000", env={"KITE_TEST_CONVERT_PAUSE": "60"})
+    pid = wait_ready(p)
+    p.send_signal(signal.SIGINT)
+    conv = None
+    for _ in range(2000):
+        found = [c for c in children(p.pid) if "kite-trace-convert" in cmdline(c)]
+        if found:
+            conv = found[0]
+            break
+        time.sleep(0.01)
+    check(conv is not None, "the conversion started after the first SIGINT")
+    p.send_signal(signal.SIGINT)
+    o, e = p.communicate()
+    print(o, e)
+    check(p.returncode == 130, "SIGINT twice: 130 (%d)" % p.returncode)
+    check(pid is not None and gone(pid) and conv is not None and gone(conv),
+          "neither the program (%s) nor the converter (%s) is left" % (pid, conv))
+    raw = os.path.join(a.work, out, "raw")
+    check(os.path.isdir(raw) and any(f.endswith(".meta") for f in os.listdir(raw)),
+          "raw/ stays")
+    check(sorted(os.listdir(os.path.join(a.work, out))) == ["raw"], "no half-written trace file")
+    m = re.search(r"convert it with: (.*)$", e.strip())
+    check(m is not None and m.group(1).split()[-2:] == ["convert", out],
+          "one command to convert later (%r)" % e)
+    if m:
+        cmd = m.group(1).split()
+        r = subprocess.run([sys.executable] + cmd, capture_output=True, text=True, cwd=a.work)
+        print(r.stdout, r.stderr)
+        check(r.returncode == 0, "`kite convert %s` converts it (%d %r)" % (out, r.returncode, r.stderr))
+        s = json.load(open(os.path.join(a.work, out, "trace.summary.json")))
+        check(s["runtime"].startswith("kite ") and s["events"] > 4 * 20000,
+              "the whole raw trace, of a run on Kite (%s, %d events)" % (s["runtime"], s["events"]))
+        r = subprocess.run([sys.executable] + cmd, capture_output=True, text=True, cwd=a.work)
+        check(one_line_error(r, 125, "already holds", "convert"),
+              "converting again does not overwrite (%r)" % r.stderr)
+        r = subprocess.run([sys.executable] + cmd[:-1] + ["-q", "--force", out],
+                           capture_output=True, text=True, cwd=a.work)
+        check(r.returncode == 0 and r.stdout == "", "--force -q converts again, quietly (%r)" % r.stdout)
+    r = kite(a, "nowhere", command="convert")
+    check(one_line_error(r, 125, "no raw trace", "convert"), "kite convert: no raw/ (%r)" % r.stderr)
+    r = kite(a, "--bogus", out, command="convert")
+    check(one_line_error(r, 125, "unknown option '--bogus'", "convert"), "kite convert: bad option")
+
+    # kite killed outright (SIGKILL: nothing to forward): the program must
+    # not outlive it (PR_SET_PDEATHSIG).
+    p = kite_popen(a, "-o", "killed", "--", a.program)
+    pid = wait_ready(p)
+    p.kill()
+    p.communicate()
+    check(pid is not None and gone(pid), "SIGKILL of kite: the program is gone too (pid %s)" % pid)
+
+    # Ignored on entry (nohup): SIGHUP stays ignored, kite and program go on.
+    p = subprocess.Popen(["nohup", sys.executable, a.kite, "trace", "-q", "-o", "nohup", "--",
+                          a.program], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=a.work)
+    pid = wait_ready(p)
+    p.send_signal(signal.SIGHUP)
+    p.send_signal(signal.SIGTERM)
+    o, e = p.communicate()
+    check(p.returncode == 143 and "SIGHUP" not in e, "under nohup, SIGHUP is ignored; TERM "
+          "stops it (%d %r)" % (p.returncode, e))
+
+
+def error_paths(a):
+    prog = a.omp_program
+    # The same program on Kite, libomp, and the system's GNU libgomp.
+    for runtime in ("kite", "libomp"):
+        rt = ["--runtime", runtime]
+        # First proof it ran on the runtime asked for, and the plurals.
+        r = kite(a, *rt, "-o", "plural-" + runtime, "--", prog)
+        s = json.load(open(os.path.join(a.work, "plural-" + runtime, "trace.summary.json")))
+        check(r.returncode == 0 and s["runtime"].startswith(runtime_prefix(runtime)),
+              "%s: traced (%s)" % (runtime, s["runtime"]))
+        check(", 1 parallel region, 0 tasks," in r.stdout and "1 parallel regions" not in r.stdout,
+              "%s: one region is 1 parallel region (%r)" % (runtime, r.stdout))
+        # Another tool, started by the runtime instead of kite's: the
+        # program's wrapper script sets OMP_TOOL_LIBRARIES, or the tool is
+        # preloaded. (kite sees only the wrapper, so for libomp the wrapper
+        # preloads libomp itself, as a script running a gcc program on
+        # libomp does.)
+        libomp = ("export LD_PRELOAD=%s:$LD_PRELOAD; " % os.environ["KITE_LIBOMP"]
+                  if runtime == "libomp" else "")
+        wrapper = ["/bin/sh", "-c", libomp + 'export OMP_TOOL_LIBRARIES=%s; exec "$0" "$@"'
+                   % a.other_tool, prog]
+        for how, args, env in (
+                ("OMP_TOOL_LIBRARIES set by the program's wrapper", wrapper, None),
+                ("a preloaded tool", [prog], {"LD_PRELOAD": a.other_tool})):
+            r = kite(a, *rt, "-o", "other", "--", *args, "exit3", env=env)
+            check(r.returncode == 122 and "another tool is active: %s" % a.other_tool in r.stderr,
+                  "%s, %s: 122, the tool named (%d %r)" % (runtime, how, r.returncode, r.stderr))
+            check("threads 2" in r.stdout and "exited with status 3" in r.stderr,
+                  "%s: the program's output and status shown" % runtime)
+            check(not os.path.exists(os.path.join(a.work, "other")), "no directory left")
+        off = ["/bin/sh", "-c", libomp + 'export OMP_TOOL=disabled; exec "$0" "$@"', prog]
+        r = kite(a, *rt, "-o", "off", "--", *off)
+        check(r.returncode == 122 and "OMP_TOOL=disabled" in r.stderr,
+              "%s: OMP_TOOL=disabled said (%d %r)" % (runtime, r.returncode, r.stderr))
+        r = kite(a, *rt, "-o", "p-off", "--", *off, command="profile")
+        check(r.returncode == 122 and "OMP_TOOL=disabled" in r.stderr,
+              "%s: kite profile says it too (%d %r)" % (runtime, r.returncode, r.stderr))
+        r = subprocess.run([sys.executable, a.kite, "check"] + rt + ["--"] + wrapper,
+                           capture_output=True, text=True)
+        check(r.returncode == 122 and "another tool is active" in r.stderr,
+              "%s: kite check says it too (%d %r)" % (runtime, r.returncode, r.stderr))
+    r = kite(a, "--runtime", "auto", "-o", "gnu", "--", prog)
+    check(r.returncode == 122 and "GNU libgomp" in r.stderr,
+          "the system's libgomp: no tools interface, said (%d %r)" % (r.returncode, r.stderr))
+    # Not an OpenMP program: kite's own status, the program's output and status shown.
+    r = kite(a, "-o", "nonomp", "--", "/bin/sh", "-c", "echo hello; exit 4")
+    check(r.returncode == 122 and "no OpenMP runtime" in r.stderr and "status 4" in r.stderr
+          and r.stdout.startswith("hello"), "not OpenMP: 122 (%d %r %r)" % (r.returncode, r.stdout, r.stderr))
+    # kite check: its own help, unknown options, the not-OpenMP status.
+    r = kite(a, "--help", command="check")
+    check(r.returncode == 0 and r.stdout.startswith("usage: kite check"), "kite check --help")
+    r = kite(a, "--rate", "5", "--", "/bin/true", command="check")
+    check(one_line_error(r, 125, "unknown option '--rate'", "check"),
+          "kite check --rate: unknown option, 125 (%d %r)" % (r.returncode, r.stderr))
+    r = kite(a, "--", "/bin/true", command="check")
+    check(r.returncode == 122 and "no OpenMP runtime" in r.stderr, "kite check of /bin/true: 122")
+    for c in ("profile", "convert"):
+        r = kite(a, "--help", command=c)
+        check(r.returncode == 0 and r.stdout.startswith("usage: kite %s" % c), "kite %s --help" % c)
+    # Sizes: K, M and G, the limits said as they are.
+    r = kite(a, "-q", "--keep-raw", "--buffer", "1G", "-o", "big", "--", prog)
+    meta = [f for f in os.listdir(os.path.join(a.work, "big", "raw")) if f.endswith(".meta")]
+    check(r.returncode == 0 and len(meta) == 1 and "buffer_bytes=1073741824\n" in
+          open(os.path.join(a.work, "big", "raw", meta[0])).read(), "--buffer 1G is 1 GiB")
+    r = kite(a, "--buffer", "2G", "--", prog)
+    check(one_line_error(r, 125, "from 64K to 1G"), "--buffer 2G: the real limits (%r)" % r.stderr)
+    r = kite(a, "--buffer", "64k", "-q", "-o", "small-buffer", "--", prog)
+    check(r.returncode == 0, "--buffer 64k")
+    # The recorder's own parser, given the value directly.
+    lib = os.path.join(os.path.dirname(a.kite), "libkite-trace.so")
+    gomp = os.path.join(os.path.dirname(a.kite), "gomp")
+    for value, expect, warned in (("1g", 1 << 30, False), ("512K", 512 << 10, False),
+                                  ("1500M", 4 << 20, True), ("2x", 4 << 20, True)):
+        d = os.path.join(a.work, "direct-" + value)
+        os.makedirs(d)
+        r = subprocess.run([prog], capture_output=True, text=True, env=dict(
+            os.environ, OMP_TOOL_LIBRARIES=lib, KITE_TRACE_DIR=d, KITE_TRACE_BUFFER=value,
+            LD_LIBRARY_PATH=gomp))
+        meta = [f for f in os.listdir(d) if f.endswith(".meta")]
+        text = open(os.path.join(d, meta[0])).read() if meta else ""
+        check("runtime=kite " in text and "buffer_bytes=%d\n" % expect in text,
+              "KITE_TRACE_BUFFER=%s on Kite: %d bytes" % (value, expect))
+        check(("from 64K to 1G" in r.stderr) == warned, "warned: %s (%r)" % (warned, r.stderr))
+    # Two runs in the same second both trace: the name of this second (and
+    # the next few) taken, then two at once.
+    import time
+    base = "kite-trace-" + os.path.basename(prog) + "-"
+    now = time.time()
+    for dt in range(0, 6):
+        os.makedirs(os.path.join(a.work, base + time.strftime("%Y%m%d-%H%M%S",
+                                                              time.localtime(now + dt))))
+    before = set(os.listdir(a.work))
+    r = kite(a, "-q", "--", prog)
+    made = sorted(set(os.listdir(a.work)) - before)
+    check(r.returncode == 0 and len(made) == 1 and made[0].startswith(base) and
+          made[0].endswith("-2"), "a taken name gets the suffix -2 (%s)" % made)
+    before = set(os.listdir(a.work))
+    ps = [kite_popen(a, "-q", "--", prog) for _ in range(2)]
+    codes = [p.wait() for p in ps]
+    for p in ps:
+        p.communicate()
+    made = sorted(set(os.listdir(a.work)) - before)
+    check(codes == [0, 0] and len(made) == 2, "two runs at once: both trace (%s %s)" % (codes, made))
+    for d in made:
+        s = json.load(open(os.path.join(a.work, d, "trace.summary.json")))
+        check(s["runtime"].startswith("kite "), "%s: a trace of a run on Kite" % d)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kite", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("case", choices=["errors", "crash", "long", "ranks", "profile_errors",
-                                     "convert_memory"])
+                                     "convert_memory", "signals", "error_paths"])
+    ap.add_argument("--other-tool")
     ap.add_argument("--program")
     ap.add_argument("--omp-program")
     a = ap.parse_args()
@@ -274,11 +568,12 @@ def main():
     os.makedirs(a.work)
     a.work = os.path.abspath(a.work)
     a.kite = os.path.abspath(a.kite)
-    for attr in ("program", "omp_program"):
+    for attr in ("program", "omp_program", "other_tool"):
         if getattr(a, attr):
             setattr(a, attr, os.path.abspath(getattr(a, attr)))
     {"errors": errors, "crash": crash, "long": long_run, "ranks": ranks,
-     "profile_errors": profile_errors, "convert_memory": convert_memory}[a.case](a)
+     "profile_errors": profile_errors, "convert_memory": convert_memory, "signals": signals,
+     "error_paths": error_paths}[a.case](a)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
