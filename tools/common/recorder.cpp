@@ -103,6 +103,7 @@ struct Window {
   unsigned slot = 0;
   int fd = -1;
   std::atomic<bool> broken{false};  // the file cannot be written: records are dropped
+  bool over_limit = false;  // stopped by --max-size, not by an error (its thread only)
   TailControl *ctl = nullptr;
   char *slots = nullptr;  // the tail's windows
   std::atomic<uint32_t> state[kSlots] = {};
@@ -125,6 +126,11 @@ size_t window_bytes = kDefaultBufferBytes / kSlots;
 const char *runtime_name = "";
 std::atomic<uint32_t> thread_count{0};
 std::atomic<uint64_t> dropped_records{0};
+// --max-size (set_max_bytes): no window is begun past it, counting every
+// thread's files; what comes after is counted, not recorded.
+uint64_t max_bytes;  // 0: no limit
+std::atomic<uint64_t> mapped_bytes{0};
+std::atomic<uint64_t> over_limit_records{0};
 
 // Initial-exec: a plain %fs-relative load on every record instead of a call
 // to __tls_get_addr (the libraries are dlopen'ed by the runtime; glibc keeps
@@ -387,8 +393,17 @@ ThreadFiles *make_files(bool all_streams) {
 // are async-signal-safe.
 __attribute__((noinline)) Record *next_window(Window *w, unsigned n) {
   if (w->broken.load(std::memory_order_relaxed) || finished.load(std::memory_order_relaxed) ||
-      n > window_bytes / sizeof(Record) - 1)
+      w->over_limit || n > window_bytes / sizeof(Record) - 1)
     return nullptr;
+  if (max_bytes && mapped_bytes.fetch_add(window_bytes, std::memory_order_relaxed) +
+                           window_bytes > max_bytes) {
+    // --max-size: this thread records nothing more; its full window is
+    // written as it is (finish(), or the tail after a crash), and every
+    // later record counts as over the limit.
+    mapped_bytes.fetch_sub(window_bytes, std::memory_order_relaxed);
+    w->over_limit = true;
+    return nullptr;
+  }
   for (Record *r = w->cur; r != w->end; ++r) __atomic_store_n(&r->kind, uint8_t(kPad), __ATOMIC_RELEASE);
   unsigned k = w->slot, next = (k + 1) % kSlots;
   if (writer_running.load(std::memory_order_relaxed) &&
@@ -550,7 +565,12 @@ void finish() {
     append_meta("tsc_end=%llu\nns_end=%llu\n", (unsigned long long)tsc, (unsigned long long)ns);
   append_meta("end_ns=%llu\nthreads=%u\ndropped=%llu\n", (unsigned long long)ns,
               thread_count.load(), (unsigned long long)dropped_records.load());
+  if (max_bytes)
+    append_meta("max_bytes=%llu\nover_limit_records=%llu\n", (unsigned long long)max_bytes,
+                (unsigned long long)over_limit_records.load());
 }
+
+void set_max_bytes(uint64_t bytes) { max_bytes = bytes; }
 
 int prepare_thread() {
   ThreadFiles *t = make_files(true);
@@ -572,7 +592,10 @@ Record *slots(Stream s, unsigned n) {
   if (__builtin_expect(r && size_t(w->end - r) >= n, 1)) {
     w->cur = r + n;
   } else if (!w->base || !(r = next_window(w, n))) {
-    dropped_records.fetch_add(1, std::memory_order_relaxed);
+    if (w->over_limit)
+      over_limit_records.fetch_add(n, std::memory_order_relaxed);
+    else
+      dropped_records.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
   r->time = stamp();

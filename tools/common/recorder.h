@@ -107,4 +107,12 @@ uint64_t new_id();
 // Records dropped so far (no stream, or a file that could not grow).
 uint64_t dropped();
 
+// Stops recording once the windows mapped for all threads' files would pass
+// bytes (0: no limit; call before the first record). The check is in the
+// slow path that maps a thread's next window: each thread's first window is
+// always mapped, and a thread stops at the end of its current window. The
+// records refused are counted; finish() writes max_bytes= and
+// over_limit_records= into the meta file.
+void set_max_bytes(uint64_t bytes);
+
 }  // namespace kite_rec

@@ -399,6 +399,12 @@ void Process::print_summary(FILE *out) const {
           count(threads_.size(), "thread", "threads").c_str(),
           count(stats_.parallel_regions, "parallel region", "parallel regions").c_str(),
           count(stats_.tasks, "task", "tasks").c_str(), count(stats_.events, "event", "events").c_str());
+  uint64_t over = meta_.count("over_limit_records")
+                      ? strtoull(meta_.at("over_limit_records").c_str(), nullptr, 10) : 0;
+  if (over)
+    fprintf(out, "  recording stopped at --max-size %s bytes: %s not recorded after it "
+                 "(the program ran on)\n",
+            meta_.at("max_bytes").c_str(), count(over, "event", "events").c_str());
   std::vector<std::pair<uint64_t, const Stats::Par *>> top;
   for (const auto &kv : stats_.parallel) top.emplace_back(kv.first, &kv.second);
   std::sort(top.begin(), top.end(),

@@ -25,7 +25,9 @@
 // own view of when a transfer or kernel ran, where the host-side callbacks
 // only say when the host asked; device_finalize stops the trace, so every
 // record is written before the tool's finalizer.
-//   KITE_TRACE_BUFFER  memory per thread: bytes, or with K/M suffix
+//   KITE_TRACE_BUFFER  memory per thread: bytes, or with a K/M/G suffix
+//   KITE_TRACE_MAX_SIZE  stop recording once the raw files reach this many
+//                      bytes (kite trace --max-size; recorder.h set_max_bytes)
 //   OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, ...: the MPI rank, which
 //                      names the files (one trace per rank, same directory)
 #include <omp-tools.h>
@@ -359,6 +361,14 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt
   using namespace kite_trace;
   groups = parse_groups(getenv("KITE_TRACE_EVENTS"));
   if (!kite_rec::start_from_env("trace", "KITE_TRACE", runtime_version)) return nullptr;
+  if (const char *max = getenv("KITE_TRACE_MAX_SIZE")) {  // bytes, from kite trace --max-size
+    char *end = nullptr;
+    unsigned long long v = *max >= '0' && *max <= '9' ? strtoull(max, &end, 10) : 0;
+    if (end && !*end && v)
+      kite_rec::set_max_bytes(v);
+    else
+      kite_rec::warn("KITE_TRACE_MAX_SIZE=%s is not a number of bytes; no limit", max);
+  }
   static ompt_start_tool_result_t result = {initialize, finalize, {0}};
   return &result;
 }

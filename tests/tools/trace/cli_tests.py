@@ -7,6 +7,7 @@ MPI ranks. Each case is a subcommand so ctest reports them one by one.
   cli_tests.py --kite KITE --work DIR long --program LONG_EXE
   cli_tests.py --kite KITE --work DIR ranks --program EXE
   cli_tests.py --kite KITE --work DIR signals --program WAIT_EXE
+  cli_tests.py --kite KITE --work DIR max_size --program LONG_EXE
   cli_tests.py --kite KITE --work DIR error_paths --omp-program EXE --other-tool LIB
 """
 import argparse
@@ -554,12 +555,52 @@ def error_paths(a):
         check(s["runtime"].startswith("kite "), "%s: a trace of a run on Kite" % d)
 
 
+def max_size(a):
+    """--max-size: recording stops at the size, the program runs on, the
+    summary says how much was not recorded; on Kite and libomp."""
+    for runtime in ("kite", "libomp"):
+        max_size_on(a, runtime)
+    for bad in ("12", "1X", "-1M"):
+        r = kite(a, "--max-size", bad, "--", a.program, "1")
+        check(one_line_error(r, 125, "--max-size"), "--max-size %s refused (%r)" % (bad, r.stderr))
+
+
+def max_size_on(a, runtime):
+    n = 100000  # lock pairs per thread: 3 mutex events each, 2 threads
+    rt = ["--runtime", runtime]
+    out = "limited-" + runtime
+    r = kite(a, *rt, "--max-size", "1M", "--buffer", "64K", "--events", "mutex", "--keep-raw",
+             "-o", out, "--", a.program, str(n))
+    print(r.stdout, r.stderr)
+    s = json.load(open(os.path.join(a.work, out, "trace.summary.json")))
+    check(s["runtime"].startswith(runtime_prefix(runtime)), "ran on %s (%s)" % (runtime, s["runtime"]))
+    check(r.returncode == 0 and "count %d " % (2 * n) in r.stdout,
+          "the program ran to its end (%d)" % r.returncode)
+    raw = os.path.join(a.work, out, "raw")
+    files = [f for f in os.listdir(raw) if f.endswith(".raw")]
+    size = sum(os.path.getsize(os.path.join(raw, f)) for f in files)
+    check(size <= (1 << 20) + len(files) * (64 << 10),
+          "raw data %d bytes: at most 1M plus a first window per thread (%d threads)"
+          % (size, len(files)))
+    m = re.search(r"recording stopped at --max-size 1048576 bytes: (\d+) events not recorded", r.stdout)
+    check(m is not None, "the summary says recording stopped")
+    if m:
+        check(s["events"] + int(m.group(1)) >= 2 * n * 3,
+              "recorded %d + not recorded %s cover all %d mutex events" % (s["events"], m.group(1), 6 * n))
+        check(int(m.group(1)) > 0 and s["events"] < 2 * n * 3, "some were not recorded")
+    # Without the limit: everything, and no such line.
+    r = kite(a, *rt, "--buffer", "64K", "--events", "mutex", "-o", "whole-" + runtime, "--",
+             a.program, str(n))
+    s = json.load(open(os.path.join(a.work, "whole-" + runtime, "trace.summary.json")))
+    check(s["events"] >= 2 * n * 3 and "recording stopped" not in r.stdout,
+          "without --max-size every event is recorded (%d)" % s["events"])
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kite", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("case", choices=["errors", "crash", "long", "ranks", "profile_errors",
-                                     "convert_memory", "signals", "error_paths"])
+                                     "convert_memory", "signals", "error_paths", "max_size"])
     ap.add_argument("--other-tool")
     ap.add_argument("--program")
     ap.add_argument("--omp-program")
@@ -573,7 +614,7 @@ def main():
             setattr(a, attr, os.path.abspath(getattr(a, attr)))
     {"errors": errors, "crash": crash, "long": long_run, "ranks": ranks,
      "profile_errors": profile_errors, "convert_memory": convert_memory, "signals": signals,
-     "error_paths": error_paths}[a.case](a)
+     "error_paths": error_paths, "max_size": max_size}[a.case](a)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
