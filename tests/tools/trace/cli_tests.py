@@ -427,6 +427,20 @@ def signals(a):
     r = kite(a, "--bogus", out, command="convert")
     check(one_line_error(r, 125, "unknown option '--bogus'", "convert"), "kite convert: bad option")
 
+    # kite profile shares it: SIGTERM forwarded, the partial samples analyzed.
+    p = kite_popen(a, "-o", "profile-term", "--", a.program, command="profile")
+    pid = wait_ready(p)
+    p.send_signal(signal.SIGTERM)
+    o, e = p.communicate()
+    print(o, e)
+    check(p.returncode == 143 and "profile is partial" in e, "kite profile, SIGTERM: 143, said "
+          "(%d %r)" % (p.returncode, e))
+    path = os.path.join(a.work, "profile-term", "profile.json")
+    j = json.load(open(path)) if os.path.exists(path) else {}
+    check(j.get("format") == "kite-profile" and j.get("runtime", "").startswith("kite "),
+          "the partial profile was analyzed, of a run on Kite (%s)" % j.get("runtime"))
+    check(pid is not None and gone(pid), "the program is gone (pid %s)" % pid)
+
     # kite killed outright (SIGKILL: nothing to forward): the program must
     # not outlive it (PR_SET_PDEATHSIG).
     p = kite_popen(a, "-o", "killed", "--", a.program)
