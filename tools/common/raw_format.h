@@ -3,7 +3,7 @@
 // converters read after it exits. Per OpenMP thread and stream, one file
 // (<stem>.thread-<index>.raw for events, <stem>.thread-<index>.samples.raw
 // for samples): fixed-size records in the order the thread produced them,
-// written in windows of the meta's buffer_bytes (a window ends with the
+// written in windows of the meta's window_bytes (a window ends with the
 // bytes that do not make a whole record); a record whose kind is 0 ends the
 // file early (the rest of a window never filled, e.g. after a crash), kPad
 // records fill the end of a window a multi-record entry did not fit in.

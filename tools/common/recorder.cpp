@@ -122,6 +122,7 @@ char tool_name[32] = "kite";
 char dir[4096];
 char stem[128];
 pid_t stem_pid;
+size_t buffer_bytes = kDefaultBufferBytes;  // per stream: the ring
 size_t window_bytes = kDefaultBufferBytes / kSlots;
 const char *runtime_name = "";
 std::atomic<uint32_t> thread_count{0};
@@ -192,11 +193,11 @@ void write_process_meta() {
   clock_gettime(CLOCK_REALTIME, &rt);
   const char *rank = rank_from_env();
   append_meta("format=%u\npid=%d\nrank=%s\nexe=%s\nruntime=%s\nstart_ns=%llu\n"
-              "start_realtime_ns=%llu\nbuffer_bytes=%zu\n",
+              "start_realtime_ns=%llu\nbuffer_bytes=%zu\nwindow_bytes=%zu\n",
               kVersion, int(getpid()), rank ? rank : "", exe, runtime_name,
               (unsigned long long)now_ns(),
               (unsigned long long)(uint64_t(rt.tv_sec) * 1000000000u + uint64_t(rt.tv_nsec)),
-              window_bytes);
+              buffer_bytes, window_bytes);
   write_maps();
 }
 
@@ -336,9 +337,12 @@ bool open_stream(ThreadFiles *t, Stream s) {
     w->broken.store(true);
     return false;
   }
-  // Every page of the tail at once, rather than one fault per page on the
-  // event path (an older kernel says EINVAL: the pages fault in as used).
-  madvise(map, tail_bytes(), MADV_POPULATE_WRITE);
+  // The pages of the tail at once, rather than one fault per page on the
+  // event path (an older kernel says EINVAL: the pages fault in as used);
+  // of a large buffer only the first window: the others fault in once, on
+  // the ring's first round.
+  madvise(map, tail_bytes() <= (16u << 20) ? tail_bytes() : kTailControlBytes + window_bytes,
+          MADV_POPULATE_WRITE);
   w->ctl = static_cast<TailControl *>(map);
   w->slots = static_cast<char *>(map) + kTailControlBytes;
   w->ctl->magic = kMagic;
@@ -531,6 +535,7 @@ bool start(const char *tool, const char *d, size_t bytes, const char *runtime) {
   }
   snprintf(dir, sizeof dir, "%s", d);
   long page = sysconf(_SC_PAGESIZE);
+  buffer_bytes = bytes;
   window_bytes = bytes / kSlots / size_t(page) * size_t(page);
   if (window_bytes < size_t(page)) window_bytes = size_t(page);
   runtime_name = runtime ? runtime : "";

@@ -367,7 +367,7 @@ uint32_t Analyzer::stitch(const std::vector<uint64_t> &words, bool first_is_pc, 
 
 void Analyzer::load() {
   meta_ = read_meta(raw_ + "/" + stem_ + ".meta");
-  window_ = strtoull(meta_["buffer_bytes"].c_str(), nullptr, 10);
+  window_ = strtoull(meta_["window_bytes"].c_str(), nullptr, 10);
   if (window_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");
   clock_ = TimeMap::from_meta(meta_);
   period_ns_ = strtoull(meta_["period_ns"].c_str(), nullptr, 10);

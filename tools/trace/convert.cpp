@@ -230,7 +230,7 @@ void Process::convert() {
   double t0 = now_s();
   meta_ = read_meta(raw_dir_ + "/" + stem_ + ".meta");
   pid_ = atoi(meta_["pid"].c_str());
-  window_bytes_ = strtoull(meta_["buffer_bytes"].c_str(), nullptr, 10);
+  window_bytes_ = strtoull(meta_["window_bytes"].c_str(), nullptr, 10);
   runtime_module_ = meta_["runtime_module"];
   clock_ = TimeMap::from_meta(meta_);
   if (window_bytes_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");

@@ -533,7 +533,7 @@ def error_paths(a):
     lib = os.path.join(os.path.dirname(a.kite), "libkite-trace.so")
     gomp = os.path.join(os.path.dirname(a.kite), "gomp")
     for value, expect, warned in (("1g", 1 << 30, False), ("512K", 512 << 10, False),
-                                  ("1500M", 4 << 20, True), ("2x", 4 << 20, True)):
+                                  ("1500M", 1 << 20, True), ("2x", 1 << 20, True)):
         d = os.path.join(a.work, "direct-" + value)
         os.makedirs(d)
         r = subprocess.run([prog], capture_output=True, text=True, env=dict(
