@@ -18,6 +18,7 @@
 namespace kite_rec {
 
 bool use_tsc;
+__attribute__((tls_model("initial-exec"))) thread_local Cursor *tls_cursors;
 
 namespace {
 
@@ -96,8 +97,7 @@ struct TailControl {  // the tail's first page (reader.h salvage_tail reads it)
 enum SlotState : uint32_t { kFree = 0, kFull, kWriting };
 
 struct Window {
-  Record *cur = nullptr;
-  Record *end = nullptr;
+  Cursor *pos = nullptr;   // its thread's cursor (recorder.h) into the slot being filled
   Record *base = nullptr;  // the slot being filled
   uint64_t index = 0;      // its window index
   unsigned slot = 0;
@@ -113,6 +113,7 @@ struct Window {
 };
 
 struct ThreadFiles {
+  Cursor cursor[kStreamCount];  // tls_cursors of its thread
   Window stream[kStreamCount];
   uint64_t next_id = 1;
   uint32_t index = 0;
@@ -137,7 +138,7 @@ std::atomic<uint64_t> over_limit_records{0};
 // to __tls_get_addr (the libraries are dlopen'ed by the runtime; glibc keeps
 // static TLS room for a few such words).
 #define KITE_REC_TLS __attribute__((tls_model("initial-exec"))) thread_local
-KITE_REC_TLS ThreadFiles *self;
+KITE_REC_TLS ThreadFiles *self;  // and tls_cursors = self->cursor
 KITE_REC_TLS bool making;
 
 const char *rank_from_env() {
@@ -309,8 +310,8 @@ void begin_slot(Window *w, unsigned k, uint64_t index) {
   w->slot = k;
   w->index = index;
   w->ctl->window[k] = index + 1;
-  w->base = w->cur = slot_base(w, k);
-  w->end = w->base + window_bytes / sizeof(Record);
+  w->base = w->pos->cur = slot_base(w, k);
+  w->pos->end = w->base + window_bytes / sizeof(Record);
 }
 
 #ifndef MADV_POPULATE_WRITE
@@ -349,7 +350,7 @@ bool open_stream(ThreadFiles *t, Stream s) {
   w->ctl->window_bytes = window_bytes;
   w->ctl->slots = kSlots;
   begin_slot(w, 0, 0);
-  Record *h = w->cur++;
+  Record *h = w->pos->cur++;
   h->time = stamp();
   h->u32 = kMagic;
   h->a = t->index;
@@ -375,7 +376,11 @@ ThreadFiles *make_files(bool all_streams) {
   if (!t) {
     t = static_cast<ThreadFiles *>(calloc(1, sizeof(ThreadFiles)));
     if (t) {
-      for (Window &w : t->stream) new (&w) Window();
+      for (int k = 0; k < kStreamCount; ++k) {
+        new (&t->cursor[k]) Cursor();
+        new (&t->stream[k]) Window();
+        t->stream[k].pos = &t->cursor[k];
+      }
       t->next_id = 1;
       t->index = thread_count.fetch_add(1, std::memory_order_relaxed);
       if (!open_stream(t, kEvents)) {
@@ -388,6 +393,7 @@ ThreadFiles *make_files(bool all_streams) {
     for (int s = 1; s < kStreamCount; ++s)
       if (t->stream[s].fd < 0 && !t->stream[s].broken) open_stream(t, Stream(s));
   self = t;
+  tls_cursors = t ? t->cursor : nullptr;
   making = false;
   return t;
 }
@@ -408,7 +414,7 @@ __attribute__((noinline)) Record *next_window(Window *w, unsigned n) {
     w->over_limit = true;
     return nullptr;
   }
-  for (Record *r = w->cur; r != w->end; ++r) __atomic_store_n(&r->kind, uint8_t(kPad), __ATOMIC_RELEASE);
+  for (Record *r = w->pos->cur; r != w->pos->end; ++r) __atomic_store_n(&r->kind, uint8_t(kPad), __ATOMIC_RELEASE);
   unsigned k = w->slot, next = (k + 1) % kSlots;
   if (writer_running.load(std::memory_order_relaxed) &&
       w->state[next].load(std::memory_order_acquire) == kFree) {
@@ -425,8 +431,8 @@ __attribute__((noinline)) Record *next_window(Window *w, unsigned n) {
     memset(w->base, 0, window_bytes);
     begin_slot(w, k, w->index + 1);
   }
-  Record *r = w->cur;
-  w->cur += n;
+  Record *r = w->pos->cur;
+  w->pos->cur += n;
   return r;
 }
 
@@ -441,6 +447,7 @@ void atfork_child() {
         close(w.fd);
       }
     self = nullptr;
+    tls_cursors = nullptr;
   }
   open_streams.store(nullptr);
   writer_running.store(false);
@@ -465,7 +472,7 @@ void write_all_windows() {
       if (w->state[k].load(std::memory_order_acquire) == kFull &&
           !write_window(w, slot_base(w, k), w->full_index[k]))
         say_write_error(w);
-    if (w->cur != w->base && !write_window(w, w->base, w->index)) say_write_error(w);
+    if (w->pos->cur != w->base && !write_window(w, w->base, w->index)) say_write_error(w);
     unlink(w->tail_path);
   }
 }
@@ -584,18 +591,16 @@ int prepare_thread() {
 
 int thread_index() { return self ? int(self->index) : -1; }
 
-Record *slots(Stream s, unsigned n) {
+Record *slots_slow(Stream s, unsigned n) {
   ThreadFiles *t = self;
-  if (__builtin_expect(!t, 0)) {
-    if (s != kEvents || !(t = make_files(false))) {
-      dropped_records.fetch_add(1, std::memory_order_relaxed);
-      return nullptr;
-    }
+  if (!t && (s != kEvents || !(t = make_files(false)))) {
+    dropped_records.fetch_add(1, std::memory_order_relaxed);
+    return nullptr;
   }
   Window *w = &t->stream[s];
-  Record *r = w->cur;
-  if (__builtin_expect(r && size_t(w->end - r) >= n, 1)) {
-    w->cur = r + n;
+  Record *r = w->pos->cur;
+  if (r && size_t(w->pos->end - r) >= n) {
+    w->pos->cur = r + n;
   } else if (!w->base || !(r = next_window(w, n))) {
     if (w->over_limit)
       over_limit_records.fetch_add(n, std::memory_order_relaxed);

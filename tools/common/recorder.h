@@ -82,11 +82,37 @@ int prepare_thread();
 // The calling thread's index (its files' number), -1 before its first record.
 int thread_index();
 
+// Where the calling thread's next record of each stream goes: the free
+// part of the window it fills. Initial-exec TLS (a plain %fs-relative load;
+// the tool libraries are dlopen'ed by the runtime and glibc keeps static TLS
+// room for a few such words), so that the common case of slots() is a few
+// instructions inlined into the callback.
+struct Cursor {
+  Record *cur = nullptr;
+  Record *end = nullptr;
+};
+extern __attribute__((tls_model("initial-exec"))) thread_local Cursor *tls_cursors;
+
+// slots() when the window is full, the stream not open yet, or recording
+// stopped.
+Record *slots_slow(Stream stream, unsigned n);
+
 // n >= 1 consecutive records of the stream, all zero but the first's time,
 // or nullptr (no stream, or the file cannot grow). The caller stores the
 // first record's kind last (__atomic_store_n release): a record the reader
 // sees with a kind is whole. The event stream is created on demand.
-Record *slots(Stream stream, unsigned n);
+inline Record *slots(Stream stream, unsigned n) {
+  Cursor *c = tls_cursors;
+  if (__builtin_expect(c != nullptr, 1)) {
+    Record *r = c[stream].cur;
+    if (__builtin_expect(r && size_t(c[stream].end - r) >= n, 1)) {
+      c[stream].cur = r + n;
+      r->time = stamp();
+      return r;
+    }
+  }
+  return slots_slow(stream, n);
+}
 inline Record *slot(Stream stream) { return slots(stream, 1); }
 
 // Records one event: a record of the event stream, the fields set by the
