@@ -3,9 +3,14 @@
  * itself. Loaded with OMP_TOOL_LIBRARIES=<path>/libbench_empty_tool.so.
  *
  * It says on stderr that it is active (bench/run checks that line, so a
- * variant never claims a tool that the runtime did not load). */
+ * variant never claims a tool that the runtime did not load). With
+ * BENCH_EMPTY_TOOL_REGISTER=none it registers no callback at all: what a
+ * runtime costs when a tool is attached but listens to nothing (a sampler
+ * that only calls the inquiry functions, say). */
 #include <omp-tools.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Registered for every event whatever its signature: on x86-64 a callee
  * that reads no arguments can be called with any, and events whose callback
@@ -22,7 +27,9 @@ static int on_initialize(ompt_function_lookup_t lookup, int initial_device_num,
     return 0;
   }
   int registered = 0, always = 0;
-  for (int event = ompt_callback_thread_begin; event <= ompt_callback_error; ++event) {
+  const char* which = getenv("BENCH_EMPTY_TOOL_REGISTER");
+  int none = which && !strcmp(which, "none");
+  for (int event = ompt_callback_thread_begin; !none && event <= ompt_callback_error; ++event) {
     ompt_set_result_t r = set_callback((ompt_callbacks_t)event, (ompt_callback_t)do_nothing);
     if (r != ompt_set_error && r != ompt_set_never) ++registered;
     if (r == ompt_set_always) ++always;

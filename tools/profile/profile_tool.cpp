@@ -9,7 +9,7 @@
 //
 // Environment (set by `kite profile`):
 //   KITE_PROFILE_DIR     directory for the raw files (required; must exist)
-//   KITE_PROFILE_RATE    samples per second per thread (default 1000)
+//   KITE_PROFILE_RATE    samples per second per thread (default 200: docs/kite-profile.md, "Cost")
 //   KITE_PROFILE_BUFFER  memory per thread and stream (bytes, K/M)
 //   KITE_PROFILE_COUNTERS  perf_event counters read with each sample
 //                          (sample_clocks.cpp: cycles,instructions,...)
@@ -42,7 +42,7 @@ using kite_trace::Record;
 ompt_get_state_t get_state;
 ompt_get_parallel_info_t get_parallel_info;
 ompt_get_task_info_t get_task_info;
-long period_ns = 1000000;
+long period_ns = 5000000;  // 200 Hz
 volatile bool active;
 
 // Code ranges of the runtime and of this tool: frames there are not the
@@ -330,7 +330,7 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt
     long hz = strtol(rate, &end, 10);
     if (!end || *end || hz < 1 || hz > 100000)
       fprintf(stderr, "kite profile: KITE_PROFILE_RATE=%s is not a rate of 1..100000 Hz; "
-                      "using 1000\n", rate);
+                      "using 200\n", rate);
     else
       period_ns = 1000000000L / hz;
   }
