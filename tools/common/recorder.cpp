@@ -23,6 +23,7 @@ __attribute__((tls_model("initial-exec"))) thread_local Cursor *tls_cursors;
 namespace {
 
 uint64_t tsc_start, ns_start;
+double tsc_per_ns = 1.0;
 
 bool invariant_tsc() {
   FILE *f = fopen("/proc/cpuinfo", "re");
@@ -57,6 +58,7 @@ void choose_clock() {
     tsc1 = __rdtsc();
   } while (ns1 - ns_start < 2000000);
   double hz = double(tsc1 - tsc_start) * 1e9 / double(ns1 - ns_start);
+  tsc_per_ns = hz / 1e9;
   append_meta("clock=tsc\ntsc_start=%llu\nns_start=%llu\ntsc_hz=%.0f\n",
               (unsigned long long)tsc_start, (unsigned long long)ns_start, hz);
 }
@@ -583,6 +585,8 @@ void finish() {
 }
 
 void set_max_bytes(uint64_t bytes) { max_bytes = bytes; }
+
+uint64_t stamp_ticks(uint64_t ns) { return use_tsc ? uint64_t(double(ns) * tsc_per_ns) : ns; }
 
 int prepare_thread() {
   ThreadFiles *t = make_files(true);

@@ -75,6 +75,10 @@ inline uint64_t now_ns() {
 extern bool use_tsc;
 inline uint64_t stamp() { return use_tsc ? __rdtsc() : now_ns(); }
 
+// How many stamp() units `ns` nanoseconds are (the TSC's rate measured at
+// the start; after start()).
+uint64_t stamp_ticks(uint64_t ns);
+
 // Creates the calling thread's files for every stream (not from a signal
 // handler). Returns its thread index, or -1 if it could not record.
 int prepare_thread();

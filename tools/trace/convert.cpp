@@ -233,6 +233,7 @@ void Process::convert() {
   window_bytes_ = strtoull(meta_["window_bytes"].c_str(), nullptr, 10);
   runtime_module_ = meta_["runtime_module"];
   clock_ = TimeMap::from_meta(meta_);
+  read_window();
   if (window_bytes_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");
   sym_ = std::make_unique<Symbolizer>(raw_dir_ + "/" + stem_ + ".maps");
   if (!sym_->ok() && !quiet)
@@ -405,6 +406,7 @@ void Process::print_summary(FILE *out) const {
     fprintf(out, "  recording stopped at --max-size %s bytes: %s not recorded after it "
                  "(the program ran on)\n",
             meta_.at("max_bytes").c_str(), count(over, "event", "events").c_str());
+  print_filter(out);
   std::vector<std::pair<uint64_t, const Stats::Par *>> top;
   for (const auto &kv : stats_.parallel) top.emplace_back(kv.first, &kv.second);
   std::sort(top.begin(), top.end(),
@@ -489,7 +491,9 @@ void Process::write_summary_json(const std::string &path) const {
             d.other_ops);
     sep = ",";
   }
-  fprintf(f, "]}\n");
+  fprintf(f, "]");
+  write_filter_json(f);
+  fprintf(f, "}\n");
   fclose(f);
 }
 

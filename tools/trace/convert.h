@@ -167,6 +167,13 @@ class Process {
   void device_op(const Record &r);
   DeviceLane &lane_for(uint32_t device, uint64_t begin);
   uint32_t lock_id(uint64_t wait_id);
+  // A recorded time window (kite trace --start-after/--duration): what was
+  // open at its start is shown from it, what is open at its end closed there.
+  uint64_t window_clip(const Record &r);
+  uint64_t window_close_time(const ThreadState &ts);
+  void read_window();
+  void print_filter(FILE *out) const;
+  void write_filter_json(FILE *f) const;
 
   std::string raw_dir_, stem_, out_base_;
   Formats formats_;
@@ -179,6 +186,8 @@ class Process {
   size_t window_bytes_ = 0;
   TimeMap clock_;
   int pid_ = 0;
+  uint64_t window_start_ = 0, window_end_ = 0;  // ns; 0: none
+  uint64_t window_clipped_ = 0, window_closed_ = 0;
 
   // Alive state shared between threads: dropped when the task or region ends.
   std::unordered_map<uint64_t, TaskInfo> tasks_;

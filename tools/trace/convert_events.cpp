@@ -364,7 +364,7 @@ uint32_t Process::lock_id(uint64_t wait_id) {
 void Process::handle(ThreadState &ts, const Record &rec) {
   const Record *r = &rec;
   cur_ = &ts;
-  uint64_t t = r->time;
+  uint64_t t = window_clip(*r);
   ts.t = t;
   if (!ts.first) ts.first = t;
   last_ = std::max(last_, t);
@@ -635,7 +635,9 @@ void Process::handle(ThreadState &ts, const Record &rec) {
 
 void Process::finish_thread(ThreadState &ts) {
   cur_ = &ts;
-  while (!ts.stack.empty()) close_top(ts.t);
+  uint64_t end = window_close_time(ts);
+  while (!ts.stack.empty()) close_top(end);
+  ts.t = std::max(ts.t, end);
   uint64_t span = ts.first ? ts.t - ts.first : 0;
   stats_.thread_ns += span;
   if (ts.file->type != ompt_thread_initial && span > ts.implicit_ns)

@@ -28,6 +28,9 @@
 //   KITE_TRACE_BUFFER  memory per thread: bytes, or with a K/M/G suffix
 //   KITE_TRACE_MAX_SIZE  stop recording once the raw files reach this many
 //                      bytes (kite trace --max-size; recorder.h set_max_bytes)
+//   KITE_TRACE_START_AFTER, KITE_TRACE_DURATION  seconds: record only that
+//                      window of the run; KITE_TRACE_REGIONS FILE:LINE,...:
+//                      only those parallel regions (trace_filter.h)
 //   OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID, ...: the MPI rank, which
 //                      names the files (one trace per rank, same directory)
 #include <omp-tools.h>
@@ -48,6 +51,7 @@
 
 #include "raw_format.h"
 #include "recorder.h"
+#include "trace_filter.h"
 
 namespace kite_trace {
 namespace {
@@ -57,35 +61,71 @@ using kite_rec::new_id;
 unsigned groups = kGroupDefault;
 bool active;
 
-inline uint64_t idof(const ompt_data_t *d) { return d ? d->value : 0; }
+inline uint64_t idof(const ompt_data_t *d) { return d ? d->value & kIdMask : 0; }
+inline bool marked(const ompt_data_t *d, uint64_t bit) { return d && (d->value & bit); }
 inline uint64_t ra(const void *p) { return reinterpret_cast<uint64_t>(p); }
 
-#define KT_RECORD KITE_RECORD_EVENT
+// Records one event (KITE_RECORD_EVENT), or with a window or --regions
+// hands it to the filter (trace_filter.h) with whether it is inside a chosen
+// region: the fields are set in a record of the stack first.
+#define KT_RECORD_IN(IN_REGION, KIND, ...)                  \
+  do {                                                     \
+    if (__builtin_expect(!filtering, 1)) {                 \
+      KITE_RECORD_EVENT(KIND, __VA_ARGS__);                \
+    } else {                                               \
+      ::kite_rec::Record rec_{};                           \
+      ::kite_rec::Record *r_ = &rec_;                      \
+      (void)r_;                                            \
+      __VA_ARGS__;                                         \
+      rec_.kind = uint8_t(KIND);                           \
+      filtered(rec_, (IN_REGION));                         \
+    }                                                      \
+  } while (0)
+#define KT_RECORD(KIND, ...) KT_RECORD_IN(!regions_on || inside() > 0, KIND, __VA_ARGS__)
 
+// Thread begin and end name the tracks: recorded with any --regions.
 void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
-  KT_RECORD(kThreadBegin, r_->sub = uint8_t(type));
+  if (filtering) filter_thread_begin();
+  KT_RECORD_IN(true, kThreadBegin, r_->sub = uint8_t(type));
   if (thread_data) thread_data->value = uint64_t(kite_rec::thread_index());
 }
-void on_thread_end(ompt_data_t *) { KT_RECORD(kThreadEnd, (void)0); }
+void on_thread_end(ompt_data_t *) { KT_RECORD_IN(true, kThreadEnd, (void)0); }
 
+// --regions: a region is chosen when its code is one of the list's lines or
+// it begins inside a chosen one; the thread is inside it until its end.
 void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *, ompt_data_t *parallel,
                        unsigned requested, int flags, const void *codeptr) {
   uint64_t id = new_id();
-  if (parallel) parallel->value = id;
-  KT_RECORD(kParallelBegin, r_->a = id; r_->b = idof(task); r_->u32 = requested;
-            r_->d = unsigned(flags); r_->c = ra(codeptr));
+  bool chosen = regions_on && (inside() > 0 || chosen_codeptr(ra(codeptr)));
+  if (chosen) inside()++;
+  if (parallel) parallel->value = id | (chosen ? kChosen : 0);
+  KT_RECORD_IN(!regions_on || chosen, kParallelBegin, r_->a = id; r_->b = idof(task);
+               r_->u32 = requested; r_->d = unsigned(flags); r_->c = ra(codeptr));
 }
 void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags, const void *codeptr) {
-  KT_RECORD(kParallelEnd, r_->a = idof(parallel); r_->b = idof(task); r_->d = unsigned(flags);
-            r_->c = ra(codeptr));
+  bool chosen = marked(parallel, kChosen);
+  KT_RECORD_IN(!regions_on || chosen, kParallelEnd, r_->a = idof(parallel); r_->b = idof(task);
+               r_->d = unsigned(flags); r_->c = ra(codeptr));
+  if (chosen && inside() > 0) inside()--;
 }
+// The implicit task of a chosen region, on every thread of its team (the
+// implicit task's end has no parallel_data: the mark is on the task's).
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
                       unsigned parallelism, unsigned index, int flags) {
-  if (endpoint == ompt_scope_begin && task) task->value = new_id();
-  KT_RECORD(kImplicitTask, r_->sub = uint8_t(endpoint); r_->a = idof(parallel);
-            r_->b = idof(task); r_->u32 = parallelism; r_->d = index;
-            r_->f16 = (flags & ompt_task_initial) ? 1 : 0);
+  bool chosen = false;
+  if (endpoint == ompt_scope_begin) {
+    chosen = regions_on && (inside() > 0 || marked(parallel, kChosen));
+    if (chosen) inside()++;
+    if (task) task->value = new_id() | (chosen ? kChosen : 0);
+  } else {
+    chosen = marked(task, kChosen);
+  }
+  KT_RECORD_IN(!regions_on || chosen, kImplicitTask, r_->sub = uint8_t(endpoint);
+               r_->a = idof(parallel); r_->b = idof(task); r_->u32 = parallelism; r_->d = index;
+               r_->f16 = (flags & ompt_task_initial) ? 1 : 0);
+  if (endpoint == ompt_scope_end && chosen && inside() > 0) inside()--;
 }
+
 void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
              ompt_data_t *task, uint64_t count, const void *codeptr) {
   KT_RECORD(kWork, r_->sub = uint8_t(endpoint); r_->f16 = uint16_t(type);
@@ -124,12 +164,21 @@ void on_reduction(ompt_sync_region_t k, ompt_scope_endpoint_t e, ompt_data_t *p,
 void on_task_create(ompt_data_t *parent, const ompt_frame_t *, ompt_data_t *task, int flags,
                     int has_dependences, const void *codeptr) {
   uint64_t id = new_id();
-  if (task) task->value = id;
+  bool chosen = regions_on && inside() > 0;  // it is inside, wherever it runs
+  if (task) task->value = id | (chosen ? kChosenTask : 0);
   KT_RECORD(kTaskCreate, r_->a = id; r_->b = idof(parent); r_->u32 = unsigned(flags);
             r_->sub = has_dependences ? 1 : 0; r_->c = ra(codeptr));
 }
+// A thread running an explicit task created inside a chosen region is inside
+// it while the task runs; the task's switches in and out pair up per thread
+// (the fulfill events of detached tasks are no switch).
 void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
-  KT_RECORD(kTaskSchedule, r_->a = idof(prior); r_->sub = uint8_t(status); r_->b = idof(next));
+  bool switches = status != ompt_task_early_fulfill && status != ompt_task_late_fulfill;
+  bool out = switches && marked(prior, kChosenTask), in = switches && marked(next, kChosenTask);
+  KT_RECORD_IN(!regions_on || out || in || inside() > 0, kTaskSchedule, r_->a = idof(prior);
+               r_->sub = uint8_t(status); r_->b = idof(next));
+  if (out && inside() > 0) inside()--;
+  if (in) inside()++;
 }
 void on_task_dependence(ompt_data_t *src, ompt_data_t *sink) {
   KT_RECORD(kTaskDependence, r_->a = idof(src); r_->b = idof(sink));
@@ -343,6 +392,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
       realpath(info.dli_fname, real))  // as the memory map names it
     kite_rec::append_meta("runtime_module=%s\n", real);
   kite_rec::append_meta("events=%u\n", groups);
+  if (filtering) filter_initialize();
   active = true;
   return 1;
 }
@@ -350,6 +400,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
 void finalize(ompt_data_t *) {
   if (!active) return;
   active = false;
+  filter_finish();
   kite_rec::finish();
 }
 
@@ -361,6 +412,7 @@ extern "C" __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt
   using namespace kite_trace;
   groups = parse_groups(getenv("KITE_TRACE_EVENTS"));
   if (!kite_rec::start_from_env("trace", "KITE_TRACE", runtime_version)) return nullptr;
+  filter_from_env();
   if (const char *max = getenv("KITE_TRACE_MAX_SIZE")) {  // bytes, from kite trace --max-size
     char *end = nullptr;
     unsigned long long v = *max >= '0' && *max <= '9' ? strtoull(max, &end, 10) : 0;

@@ -9,6 +9,8 @@ MPI ranks. Each case is a subcommand so ctest reports them one by one.
   cli_tests.py --kite KITE --work DIR signals --program WAIT_EXE
   cli_tests.py --kite KITE --work DIR max_size --program LONG_EXE
   cli_tests.py --kite KITE --work DIR error_paths --omp-program EXE --other-tool LIB
+  cli_tests.py --kite KITE --work DIR window --program PHASES_EXE --source phases.c
+  cli_tests.py --kite KITE --work DIR regions --program PHASES_EXE --source phases.c
 """
 import argparse
 import json
@@ -609,12 +611,154 @@ def max_size_on(a, runtime):
     check(s["events"] >= 2 * n * 3 and "recording stopped" not in r.stdout,
           "without --max-size every event is recorded (%d)" % s["events"])
 
+def phases_trace(a, runtime, out, *options):
+    """Runs the phases program under kite trace with OPTIONS: (summary,
+    JSON events, Perfetto events, stdout+stderr), after checking the run."""
+    r = kite(a, "--runtime", runtime, "--format", "json,perfetto", "-o", out, *options, "--",
+             a.program)
+    print(r.stdout, r.stderr)
+    s = json.load(open(os.path.join(a.work, out, "trace.summary.json")))
+    check(s["runtime"].startswith(runtime_prefix(runtime)), "ran on %s (%s)" % (runtime, s["runtime"]))
+    check(r.returncode == 0 and "tasks " in r.stdout, "the program ran to its end (%d)" % r.returncode)
+    d = json.load(open(os.path.join(a.work, out, "trace.json")))
+    events = d["traceEvents"] if isinstance(d, dict) else d
+    pevents, _, problems = perfetto_decode.read(os.path.join(a.work, out, "trace.perfetto-trace"))
+    check(problems == [], "the protobuf trace is sound: every slice end matches a begin (%s)"
+          % problems[:3])
+    return s, events, pevents, r.stdout + r.stderr
+
+
+def slices(events, cat=None):
+    return [e for e in events if e.get("ph") == "X" and (cat is None or e.get("cat") == cat)]
+
+
+def region_lines(events):
+    """The lines the trace names for the phases' regions, found by time in a
+    whole run: A holds 0.3 s, B 0.9 s, C 1.35 s after the start; nested: the
+    regions that begin inside B on a line of their own."""
+    par = [e for e in slices(events, "parallel") if e["name"].startswith("parallel")]
+    holds = lambda t: [p for p in par if p["ts"] < t * 1e6 < p["ts"] + p["dur"]]
+    lines = {}
+    for name, t in (("A", 0.3), ("B", 0.9), ("C", 1.35)):
+        found = {p["args"].get("line") for p in holds(t)}
+        check(len(found) == 1, "one region line holds %.2f s (%s)" % (t, found))
+        lines[name] = found.pop() if found else None
+    b = [p for p in holds(0.9) if p["args"].get("line") == lines["B"]]
+    nested = {p["args"].get("line") for p in par if b and b[0]["ts"] <= p["ts"] <= b[0]["ts"] + b[0]["dur"]
+              and p["args"].get("line") != lines["B"]}
+    check(len(nested) == 1, "one nested region line in B (%s)" % nested)
+    lines["nested"] = nested.pop() if nested else None
+    return lines
+
+
+def window(a):
+    """--start-after 0.3 --duration 0.5 on the phases program (A 0-0.6 s,
+    B 0.6-1.2 s, C 1.2-1.5 s): only events of the window, A cut at its start,
+    B at its end, no C; on Kite and libomp."""
+    for runtime in ("kite", "libomp"):
+        _, whole, _, _ = phases_trace(a, runtime, "whole-" + runtime)
+        lines = region_lines(whole)
+        s, events, pevents, text = phases_trace(a, runtime, "window-" + runtime,
+                                                "--start-after", "0.3", "--duration", "0.5")
+        f = s.get("filter", {})
+        check(f.get("start_after_s") == 0.3 and f.get("duration_s") == 0.5,
+              "the summary says which window (%s)" % f)
+        ws, we = f.get("window_start_us", 0), f.get("window_end_us", 0)
+        check(250e3 < ws < 400e3 and we - ws > 0.49e6, "the window is 0.3 s to 0.8 s (%s, %s)" % (ws, we))
+        xs = slices(events)
+        outside = [e for e in xs if e["ts"] < ws - 0.002 or e["ts"] + e["dur"] > we + 0.002]
+        check(len(xs) > 100 and not outside, "json: every slice (%d) lies in the window (%s)"
+              % (len(xs), outside[:2]))
+        # The protobuf's times are the clock's own: its slices span the window at most.
+        px = slices(pevents)
+        span = max(e["ts"] + e["dur"] for e in px) - min(e["ts"] for e in px) if px else 0
+        check(len(px) > 100 and span <= we - ws + 0.002,
+              "perfetto: slices (%d) within the window's length (%.3f us)" % (len(px), span))
+        par = [e for e in slices(events, "parallel") if e["name"].startswith("parallel")]
+        by_line = {}
+        for p in par:
+            by_line.setdefault(p["args"].get("line"), []).append(p)
+        a_par = by_line.get(lines["A"], [])
+        check(len(a_par) == 1 and abs(a_par[0]["ts"] - ws) < 0.002,
+              "region A, open at the window's start, is shown from it (%s)" % a_par)
+        b_par = by_line.get(lines["B"], [])
+        check(len(b_par) == 1 and b_par[0]["ts"] > ws + 0.2e6
+              and abs(b_par[0]["ts"] + b_par[0]["dur"] - we) < 0.002,
+              "region B begins inside the window and is closed at its end (%s)" % b_par)
+        check(lines["C"] not in by_line, "region C (after the window) is not there")
+        crit = [e for e in slices(events, "mutex") if e["ts"] < 0.55e6]
+        check(len(crit) > 10, "A's critical sections inside the window are there (%d)" % len(crit))
+        check(f.get("left_out_before_window", 0) > 0 and f.get("left_out_after_window", 0) > 0,
+              "the summary counts the events before and after it (%s)" % f)
+        check(f.get("open_at_window_start", 0) >= 3 and f.get("closed_at_window_end", 0) >= 2,
+              "and what was open at its edges (%s)" % f)
+        check(re.search(r"window: recorded from 0\.3 s after the start for 0\.5 s", text)
+              and re.search(r"not recorded: \d+ events before it, \d+ events after it", text),
+              "the text summary says it")
+    for bad in (("--start-after", "-1"), ("--start-after", "soon"), ("--duration", "0"),
+                ("--duration", "1e3x")):
+        r = kite(a, *bad, "--", a.program)
+        check(one_line_error(r, 125, bad[0]), "%s %s refused (%r)" % (bad + (r.stderr,)))
+
+
+def regions(a):
+    """--regions B's line: only B, its nested regions, its tasks and its
+    lock, on every thread of its teams; on Kite and libomp."""
+    base = os.path.basename(a.source)
+    for runtime in ("kite", "libomp"):
+        _, whole, _, _ = phases_trace(a, runtime, "whole-" + runtime)
+        lines = region_lines(whole)
+        spec = "%s:%s" % (base, lines["B"])
+        s, events, pevents, text = phases_trace(a, runtime, "regions-" + runtime, "--regions", spec)
+        f = s.get("filter", {})
+        check(f.get("regions") == spec and f.get("region_code_ranges", 0) > 0
+              and f.get("regions_without_code") == "", "the summary names the region (%s)" % f)
+        check(f.get("left_out_outside_regions", 0) > 0, "and counts what it left out (%s)" % f)
+        for what, evs in (("json", events), ("perfetto", pevents)):
+            par_lines = {e["args"].get("line") for e in slices(evs) if e.get("name", "").startswith("parallel")}
+            check(par_lines == {lines["B"], lines["nested"]},
+                  "%s: only region B and its nested region (%s)" % (what, par_lines))
+        xs = slices(events)
+        b = [e for e in slices(events, "parallel")
+             if e["name"].startswith("parallel") and e["args"].get("line") == lines["B"]]
+        check(len(b) == 1, "region B once (%d)" % len(b))
+        if b:
+            lo, hi = b[0]["ts"], b[0]["ts"] + b[0]["dur"]
+            # Begins only: libomp reports a nested team worker's barrier end
+            # when the thread is next used (here: at its end).
+            out = [e for e in xs if e["name"] != "initial task" and not lo - 0.002 <= e["ts"] <= hi]
+            check(not out, "every slice begins inside region B's time (%s)" % out[:2])
+        nested_threads = {e["tid"] for e in xs if e["name"].startswith("implicit task")
+                          and e["args"].get("line") == lines["nested"]}
+        check(len(nested_threads) >= 3, "the nested region's implicit tasks on its teams' threads (%s)"
+              % nested_threads)
+        task_lines = {e["args"].get("line") for e in slices(events, "task") if e["name"].startswith("task")}
+        check(len(task_lines) == 1 and None not in task_lines, "B's tasks are there (%s)" % task_lines)
+        locks = [e for e in slices(events, "mutex") if e["name"].startswith("lock")]
+        crit = [e for e in slices(events, "mutex") if "critical" in e["name"]]
+        check(len(locks) > 10 and not crit, "B's lock is there, A's and C's critical sections are not "
+              "(%d locks, %d critical)" % (len(locks), len(crit)))
+        check(re.search(r"regions: only %s \(\d+ ranges? of code\): \d+ events outside them not recorded"
+                        % re.escape(spec), text), "the text summary says it")
+        # A line with no code: a warning, nothing recorded but the threads.
+        s, events, _, text = phases_trace(a, runtime, "nocode-" + runtime, "--regions", base + ":1")
+        check("no code at that line" in text and "no code found at %s:1" % base in text,
+              "a line without code is said")
+        check(s["parallel_regions"] == 0 and not slices(events, "parallel"),
+              "and no region is recorded (%d)" % s["parallel_regions"])
+    for bad in ("phases.c", "phases.c:0", ":12", "phases.c:x"):
+        r = kite(a, "--regions", bad, "--", a.program)
+        check(one_line_error(r, 125, "--regions"), "--regions %s refused (%r)" % (bad, r.stderr))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kite", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("case", choices=["errors", "crash", "long", "ranks", "profile_errors",
-                                     "convert_memory", "signals", "error_paths", "max_size"])
+                                     "convert_memory", "signals", "error_paths", "max_size",
+                                     "window", "regions"])
+    ap.add_argument("--source")
     ap.add_argument("--other-tool")
     ap.add_argument("--program")
     ap.add_argument("--omp-program")
@@ -628,7 +772,8 @@ def main():
             setattr(a, attr, os.path.abspath(getattr(a, attr)))
     {"errors": errors, "crash": crash, "long": long_run, "ranks": ranks,
      "profile_errors": profile_errors, "convert_memory": convert_memory, "signals": signals,
-     "error_paths": error_paths, "max_size": max_size}[a.case](a)
+     "error_paths": error_paths, "max_size": max_size, "window": window,
+     "regions": regions}[a.case](a)
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
