@@ -46,37 +46,54 @@ namespace {
 OTF2_FlushType pre_flush(void *, OTF2_FileType, OTF2_LocationRef, void *, bool) {
   return OTF2_FLUSH;
 }
-OTF2_TimeStamp post_flush(void *, OTF2_FileType, OTF2_LocationRef) { return 0; }
-OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+// No post-flush callback: OTF2 then writes no BufferFlush record. A flush
+// here happens after the program, so such a record (which says the
+// measurement stopped for a while) would be about the converter, not the run.
+OTF2_FlushCallbacks flush_callbacks = {pre_flush, nullptr};
 
 // OTF2 keeps a writer's chunks in memory until it is closed unless its
 // allocator says no: then it flushes them to the file and frees them all.
-// Each buffer may hold kChunksPerBuffer chunks, so the archive's memory
-// follows the number of locations, not the number of events.
-constexpr size_t kChunksPerBuffer = 4;
-// Chunks are mapped and unmapped whole: through malloc, freed chunks would
-// stay in the heap between other allocations and the heap would grow.
+// Each buffer (an event or definition writer) may hold kChunksPerBuffer
+// chunks of the smallest size OTF2 allows, so the archive's memory is
+// kChunksPerBuffer * kChunkBytes per location, whatever the number of
+// events. Chunks are mapped whole and kept for the buffer's next ones until
+// it is closed: no page is faulted in and zeroed again at each flush, and the
+// memory a buffer reached is what it keeps (malloc would scatter them).
+constexpr size_t kChunksPerBuffer = 2;
+constexpr uint64_t kChunkBytes = OTF2_CHUNK_SIZE_MIN;  // 256 KiB
 struct Chunks {
-  std::vector<std::pair<void *, size_t>> held;
+  struct Chunk {
+    void *p;
+    size_t bytes;
+  };
+  std::vector<Chunk> mapped;
+  size_t used = 0;  // mapped[0, used) hold OTF2's data
 };
 void *chunk_allocate(void *, OTF2_FileType, OTF2_LocationRef, void **per_buffer, uint64_t size) {
   if (!*per_buffer) *per_buffer = new Chunks;
   Chunks *c = static_cast<Chunks *>(*per_buffer);
-  if (c->held.size() >= kChunksPerBuffer) return nullptr;  // OTF2 flushes, then frees all
+  if (c->used >= kChunksPerBuffer) return nullptr;  // OTF2 flushes, then frees all
+  if (c->used < c->mapped.size() && c->mapped[c->used].bytes >= size)
+    return c->mapped[c->used++].p;
   void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return nullptr;
-  c->held.emplace_back(p, size_t(size));
+  if (c->used < c->mapped.size()) {  // a larger chunk than the one kept there
+    munmap(c->mapped[c->used].p, c->mapped[c->used].bytes);
+    c->mapped[c->used] = {p, size_t(size)};
+  } else {
+    c->mapped.push_back({p, size_t(size)});
+  }
+  c->used++;
   return p;
 }
 void chunk_free_all(void *, OTF2_FileType, OTF2_LocationRef, void **per_buffer, bool final) {
   Chunks *c = static_cast<Chunks *>(*per_buffer);
   if (!c) return;
-  for (auto &p : c->held) munmap(p.first, p.second);
-  c->held.clear();
-  if (final) {
-    delete c;
-    *per_buffer = nullptr;
-  }
+  c->used = 0;
+  if (!final) return;
+  for (const Chunks::Chunk &k : c->mapped) munmap(k.p, k.bytes);
+  delete c;
+  *per_buffer = nullptr;
 }
 OTF2_MemoryCallbacks memory_callbacks = {chunk_allocate, chunk_free_all};
 
@@ -172,8 +189,8 @@ void Process::open_outputs() {
   }
   if (formats_.otf2) {
     std::string dir = out_base_ + ".otf2";
-    archive_ = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
-                                 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    archive_ = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunkBytes,
+                                 kChunkBytes, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!archive_) die("cannot create the OTF2 archive " + dir);
     otf2_check(OTF2_Archive_SetFlushCallbacks(archive_, &flush_callbacks, nullptr), "flush");
     otf2_check(OTF2_Archive_SetMemoryCallbacks(archive_, &memory_callbacks, nullptr), "memory");

@@ -77,7 +77,7 @@ PerfettoOut::~PerfettoOut() {
 
 void PerfettoOut::flush() {
   if (!f_ || out_.size() == 0) return;
-  if (fwrite(out_.str().data(), 1, out_.size(), f_) != out_.size()) failed_ = true;
+  if (fwrite(out_.data(), 1, out_.size(), f_) != out_.size()) failed_ = true;
   written_ += out_.size();
   out_.clear();
 }
