@@ -474,11 +474,12 @@ void Process::write_summary_json(const std::string &path) const {
           "{\"format\":\"kite-trace-summary\",\"version\":1,\"pid\":%d,\"rank\":\"%s\","
           "\"exe\":\"%s\",\"runtime\":\"%s\",\"finalized\":%s,\"wall_ns\":%" PRIu64
           ",\"threads\":%zu,\"parallel_regions\":%" PRIu64 ",\"tasks\":%" PRIu64
-          ",\"events\":%" PRIu64 ",\"thread_ns\":%" PRIu64 ",\"parallel\":[",
+          ",\"tasks_alive_max\":%" PRIu64 ",\"events\":%" PRIu64 ",\"thread_ns\":%" PRIu64
+          ",\"parallel\":[",
           pid_, json_escape(m("rank")).c_str(), json_escape(m("exe")).c_str(),
           json_escape(m("runtime")).c_str(), meta_.count("end_ns") ? "true" : "false",
           end > start ? end - start : 0, threads_.size(), stats_.parallel_regions, stats_.tasks,
-          stats_.events, stats_.thread_ns);
+          stats_.tasks_alive_max, stats_.events, stats_.thread_ns);
   const char *sep = "";
   for (const auto &kv : stats_.parallel) {
     const SourceLocation &loc = const_cast<Symbolizer &>(*sym_).resolve(kv.first);

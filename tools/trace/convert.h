@@ -92,6 +92,7 @@ struct DeviceLane {
 
 struct Stats {
   uint64_t events = 0, parallel_regions = 0, tasks = 0, thread_ns = 0;
+  uint64_t tasks_alive_max = 0;  // explicit tasks created and not yet ended, at most
   struct Par {
     uint64_t count = 0, total_ns = 0;
     unsigned max_team = 0;

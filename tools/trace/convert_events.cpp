@@ -438,6 +438,7 @@ void Process::handle(ThreadState &ts, const Record &rec) {
       if (!is_explicit(r->u32)) break;
       stats_.tasks++;
       TaskInfo &ti = tasks_[r->a];
+      stats_.tasks_alive_max = std::max(stats_.tasks_alive_max, uint64_t(tasks_.size()));
       ti.codeptr = r->c;
       ti.flags = r->u32;
       ti.flow = ++next_flow_;

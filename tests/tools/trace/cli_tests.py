@@ -11,6 +11,7 @@ MPI ranks. Each case is a subcommand so ctest reports them one by one.
   cli_tests.py --kite KITE --work DIR error_paths --omp-program EXE --other-tool LIB
   cli_tests.py --kite KITE --work DIR window --program PHASES_EXE --source phases.c
   cli_tests.py --kite KITE --work DIR regions --program PHASES_EXE --source phases.c
+  cli_tests.py --kite KITE --work DIR convert_memory --program TASKS_EXE
 """
 import argparse
 import json
@@ -195,12 +196,16 @@ def long_run(a):
 
 def convert_memory(a):
     """The converter's peak memory follows what is open at one moment, not
-    the number of events or tasks: a task-heavy run of ~1 M and of ~10 M
-    events convert within the same peak resident size (VmHWM, from the
-    child's rusage), 10 % apart at most."""
+    the number of events or tasks: task-heavy runs of ~1 M and ~10 M events
+    whose program keeps at most 128 tasks open at once (tasks.c: two
+    threads, a taskwait every 64 tasks each) convert within the same peak
+    resident size (VmHWM, from the child's rusage), 10 % apart at most.
+    Both threads record alike, so in both runs each OTF2 location has filled
+    its fixed buffers (OTF2's 4 MiB file buffer, the chunks): the 1 M run is
+    not below the steady state."""
     convert = os.path.join(os.path.dirname(a.kite), "kite-trace-convert")
     peaks = []
-    for tasks in (340000, 3400000):  # ~3 events per task
+    for tasks in (340000, 3400000):  # 3 events per task
         out = "mem%d" % tasks
         shutil.rmtree(os.path.join(a.work, out), ignore_errors=True)
         r = kite(a, "-q", "--keep-raw", "--format", "otf2", "--events", "tasks", "-o", out,
@@ -222,9 +227,25 @@ def convert_memory(a):
         se = open(errf, "rb").read()
         check(os.waitstatus_to_exitcode(status) == 0, "the converter converts it (%r)" % se[-300:])
         c = json.load(open(os.path.join(conv, "trace.summary.json")))
+        # What was converted: every task's creation, start and end, and the
+        # few events of the threads and the region around them.
+        check(c["tasks"] == tasks and 3 * tasks <= c["events"] <= 3 * tasks + 100,
+              "every task converted (%d tasks, %d events)" % (c["tasks"], c["events"]))
+        check(c["events"] == s["events"], "the same events as kite's own conversion (%d, %d)"
+              % (c["events"], s["events"]))
+        check(0 < c["tasks_alive_max"] <= 2 * 64,
+              "at most 128 tasks open at once (%d)" % c["tasks_alive_max"])
+        pb = os.path.getsize(os.path.join(conv, "trace.perfetto-trace"))
+        otf2_dir = os.path.join(conv, "trace.otf2", "traces")
+        evt = sum(os.path.getsize(os.path.join(otf2_dir, f)) for f in os.listdir(otf2_dir)
+                  if f.endswith(".evt"))
+        check(pb >= 8 * c["events"] and evt >= 8 * c["events"],
+              "both outputs written (%d protobuf bytes, %d OTF2 event bytes for %d events)"
+              % (pb, evt, c["events"]))
         peak = usage.ru_maxrss  # KiB: the child's VmHWM
-        print("%d events converted in %.2f s (%.2f M events/s), peak resident %d KiB"
-              % (c["events"], elapsed, c["events"] / elapsed / 1e6, peak))
+        cpu = usage.ru_utime + usage.ru_stime
+        print("%d events converted in %.2f s wall, %.2f s CPU (%.2f M events per CPU-second), "
+              "peak resident %d KiB" % (c["events"], elapsed, cpu, c["events"] / cpu / 1e6, peak))
         peaks.append((c["events"], peak))
         if elapsed > 4:  # long enough that a progress line is due (not a timing check)
             check(b"events/s" in se, "a conversion longer than 2 s reports its progress (%r)"
