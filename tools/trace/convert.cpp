@@ -133,6 +133,10 @@ void Process::find_threads() {
     ThreadFile &tf = threads_[i];
     tf.rank = uint32_t(i);
     thread_rank_[tf.index] = tf.rank;
+    if (tf.index < 4096) {
+      if (rank_by_index_.size() <= tf.index) rank_by_index_.resize(tf.index + 1, 0);
+      rank_by_index_[tf.index] = tf.rank;
+    }
     RecordReader in(tf.path, window_bytes_, clock_);
     if (!in.ok()) die("cannot read " + tf.path);
     for (int k = 0; k < 4; ++k) {

@@ -183,6 +183,9 @@ class Process {
   std::vector<ThreadFile> threads_;
   std::string runtime_module_;  // the OpenMP runtime's file (meta runtime_module)
   std::map<uint32_t, uint32_t> thread_rank_;  // thread index -> location rank
+  std::vector<uint32_t> rank_by_index_;        // the same for small indexes, read per task event
+  uint32_t rank_of_task(uint64_t task_id) const;  // the location of the thread that created it
+  std::vector<uint64_t> flows_scratch_;        // flows ending at a task's start
   uint64_t origin_ = 0, last_ = 0;
   size_t window_bytes_ = 0;
   TimeMap clock_;

@@ -229,8 +229,9 @@ void Process::begin_event(const Open &o, uint64_t t) {
     e.annotations = a;
     e.n_annotations = annotations(o, a);
     // A task's first start ends its creation flow and its dependences' flows.
-    std::vector<uint64_t> in;
     if (o.kind == sTask && o.v[2]) {
+      std::vector<uint64_t> &in = flows_scratch_;
+      in.clear();
       auto ti = tasks_.find(o.key);
       if (ti != tasks_.end()) {
         in.push_back(ti->second.flow);
@@ -357,6 +358,13 @@ bool Process::close_innermost(uint64_t t, bool (*match)(const Open &, uint64_t, 
   return true;
 }
 
+uint32_t Process::rank_of_task(uint64_t task_id) const {
+  uint32_t index = id_thread(task_id);
+  if (index < rank_by_index_.size()) return rank_by_index_[index];
+  auto rank = thread_rank_.find(index);
+  return rank == thread_rank_.end() ? 0 : rank->second;
+}
+
 uint32_t Process::lock_id(uint64_t wait_id) {
   return lock_ids_.emplace(wait_id, uint32_t(lock_ids_.size())).first->second;
 }
@@ -457,9 +465,7 @@ void Process::handle(ThreadState &ts, const Record &rec) {
       }
       if (json_) json_flow("s", "task", "\"" + hex(r->a) + "\"", ts.file->tid, us(t));
       if (ts.evt) {
-        auto rank = thread_rank_.find(id_thread(r->a));
-        otf2_check(OTF2_EvtWriter_ThreadTaskCreate(ts.evt, nullptr, t, 0,
-                                                   rank == thread_rank_.end() ? 0 : rank->second,
+        otf2_check(OTF2_EvtWriter_ThreadTaskCreate(ts.evt, nullptr, t, 0, rank_of_task(r->a),
                                                    uint32_t(id_serial(r->a))),
                    "task create");
         ++ts.evt_count;
@@ -495,10 +501,8 @@ void Process::handle(ThreadState &ts, const Record &rec) {
         for (Open &o : ts.stack)
           if (o.kind == sTask && o.key == r->a) o.v[1] = 1;  // the task's end: its flows start
         if (close_innermost(t, match_kind_key, r->a, sTask, false) && ts.evt) {
-          auto rank = thread_rank_.find(id_thread(r->a));
-          otf2_check(OTF2_EvtWriter_ThreadTaskComplete(
-                         ts.evt, nullptr, t, 0, rank == thread_rank_.end() ? 0 : rank->second,
-                         uint32_t(id_serial(r->a))),
+          otf2_check(OTF2_EvtWriter_ThreadTaskComplete(ts.evt, nullptr, t, 0, rank_of_task(r->a),
+                                                       uint32_t(id_serial(r->a))),
                      "task complete");
           ++ts.evt_count;
         }
@@ -524,10 +528,8 @@ void Process::handle(ThreadState &ts, const Record &rec) {
         ti.flows_in.shrink_to_fit();
       }
       if (ts.evt) {
-        auto rank = thread_rank_.find(id_thread(r->b));
-        otf2_check(OTF2_EvtWriter_ThreadTaskSwitch(
-                       ts.evt, nullptr, t, 0, rank == thread_rank_.end() ? 0 : rank->second,
-                       uint32_t(id_serial(r->b))),
+        otf2_check(OTF2_EvtWriter_ThreadTaskSwitch(ts.evt, nullptr, t, 0, rank_of_task(r->b),
+                                                   uint32_t(id_serial(r->b))),
                    "task switch");
         ++ts.evt_count;
       }

@@ -253,13 +253,19 @@ void PerfettoOut::event(uint32_t seq, uint64_t t, unsigned type, const PerfettoE
       body_.uint(kEventTerminatingFlowIds, e->terminating[i]);
   }
   for (unsigned i = 0; i < n_flows; ++i) body_.uint(kEventFlowIds, flows[i]);
-  packet_.clear();
-  packet_.uint(kPacketTimestamp, delta);
-  packet_.uint(kPacketSequenceId, s.id);
-  packet_.uint(kPacketSequenceFlags, kSeqNeedsIncrementalState);
-  packet_.message(kPacketTrackEvent, body_);
-  if (interned_.size()) packet_.message(kPacketInterned, interned_);
-  out_.message(kTracePacket, packet_);
+  // The packet goes straight into the output, its length summed from its
+  // fields (one copy less per event than building it apart).
+  size_t packet = uint_size(kPacketTimestamp, delta) + uint_size(kPacketSequenceId, s.id) +
+                  uint_size(kPacketSequenceFlags, kSeqNeedsIncrementalState) +
+                  bytes_size(kPacketTrackEvent, body_.size());
+  if (interned_.size()) packet += bytes_size(kPacketInterned, interned_.size());
+  out_.tag(kTracePacket, 2);
+  out_.varint(packet);
+  out_.uint(kPacketTimestamp, delta);
+  out_.uint(kPacketSequenceId, s.id);
+  out_.uint(kPacketSequenceFlags, kSeqNeedsIncrementalState);
+  out_.message(kPacketTrackEvent, body_);
+  if (interned_.size()) out_.message(kPacketInterned, interned_);
   if (out_.size() >= kFlushBytes) flush();
 }
 

@@ -82,7 +82,7 @@ class PerfettoOut {
     uint64_t track;
     bool started = false;
     uint64_t last = 0;
-    std::vector<bool> names, locations;
+    std::vector<uint8_t> names, locations;  // interned on this sequence yet
     bool annotations[aAnnotationNames] = {};
   };
   struct Location {
