@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Draws a `kite trace` Perfetto JSON file as a self-contained SVG timeline:
-one lane per thread, nested slices stacked, flow arrows for task creation
-and dependences, a time axis. It is how the picture in the README and
+"""Draws a `kite trace` trace-event JSON file (`--format json`; the default
+protobuf trace is not read here) as a self-contained SVG timeline: one lane
+per thread, nested slices stacked, flow arrows for task creation and
+dependences, a time axis. It is how the picture in the README and
 docs/kite-trace.md is made from a real trace of the bundled example:
 
-  tools/trace/render_svg.py build/demo-trace/trace.json docs/images/kite-trace-demo.svg
+  build/kite trace --format json -o /tmp/demo-json -- build/examples/kite-demo
+  tools/trace/render_svg.py /tmp/demo-json/trace.json docs/images/kite-trace-demo.svg
 """
 import html
 import json
@@ -21,7 +23,16 @@ def main():
     if len(sys.argv) != 3 or sys.argv[1] in ("-h", "--help"):
         sys.stderr.write("usage: render_svg.py TRACE.json OUT.svg\n")
         return 2
-    events = json.load(open(sys.argv[1]))["traceEvents"]
+    try:
+        with open(sys.argv[1], "rb") as f:
+            events = json.loads(f.read())["traceEvents"]
+    except OSError as e:
+        sys.stderr.write("render_svg.py: cannot read %s: %s\n" % (sys.argv[1], e.strerror))
+        return 1
+    except (ValueError, KeyError, TypeError):
+        sys.stderr.write("render_svg.py: %s is not a trace-event JSON file "
+                         "(kite trace --format json writes one)\n" % sys.argv[1])
+        return 1
     names = {e["tid"]: e["args"]["name"] for e in events
              if e.get("ph") == "M" and e.get("name") == "thread_name"}
     order = {e["tid"]: e["args"]["sort_index"] for e in events
