@@ -34,17 +34,38 @@ void Efficiency::add(uint32_t thread, bool initial, uint64_t parallel, uint64_t 
   // A working sample's period may begin before its work did (the thread
   // slept in the pool, then started a region): only its CPU time is work;
   // the rest, off the CPU without being runnable, is "other" (blocked).
-  double blocked = 0;
-  if ((b == kEffUseful || b == kEffRuntime) && t.cpu >= 0 && t.cpu < rest) {
-    blocked = rest - t.cpu;
-    rest = t.cpu;
+  // The CPU clock is read when the timer's signal arrives, and a signal
+  // that comes late makes one period's CPU time long and the next one's
+  // short by as much: what a sample's CPU time (with its run delay) counts
+  // beyond its period is carried to the thread's next sample, up to a
+  // period, so that timer jitter on a thread that never stopped running
+  // is not taken for blocked time.
+  double cpu = t.cpu;
+  if (t.cpu >= 0) {
+    double &carry = cpu_carry_[thread];
+    cpu += carry;
+    carry = std::min(std::max(0.0, cpu + t.delay - t.weight), t.weight);
   }
-  auto into = [&](EffTotals &x) {
+  double blocked = 0;
+  if ((b == kEffUseful || b == kEffRuntime) && t.cpu >= 0 && cpu < rest) {
+    blocked = rest - cpu;
+    rest = cpu;
+  }
+  // Blocked time right after the thread idled for serial code or waited
+  // (a worker that slept in the pool or at a barrier, then started work
+  // within the period) is the end of that idling or waiting.
+  EffBucket blocked_to = kEffOther;
+  auto last = last_bucket_.find(thread);
+  if (blocked > 0 && last != last_bucket_.end() &&
+      (last->second == kEffSerial || last->second == kEffWait))
+    blocked_to = last->second;
+  last_bucket_[thread] = b;
+  auto into = [&](EffTotals &x, EffBucket blocked_bucket) {
     x.thread += t.weight;
     x.delay += delay + knock_on;
     x.delay_waiting += knock_on;
     x.bucket[b] += rest;
-    x.bucket[kEffOther] += blocked;
+    x.bucket[blocked_bucket] += blocked;
     if (b == kEffWait && t.cpu >= 0 && rest > 0) {
       x.wait_known += rest;
       x.wait_cpu += std::min(t.cpu, rest);
@@ -54,12 +75,15 @@ void Efficiency::add(uint32_t thread, bool initial, uint64_t parallel, uint64_t 
       for (size_t i = 0; i < counter_names_.size(); ++i) x.counters[i] += deltas[i];
     }
   };
-  into(program_);
-  if (construct) into(regions_[construct]);
+  into(program_, blocked_to);
+  // Serial idling is outside every region: in the region's totals the
+  // blocked part stays "other".
+  if (construct) into(regions_[construct], blocked_to == kEffSerial ? kEffOther : blocked_to);
   if (!initial) {
     worker_thread_ += t.weight;
     worker_delay_ += delay + knock_on;
     if (b == kEffSerial) worker_serial_ += rest;
+    if (blocked_to == kEffSerial) worker_serial_ += blocked;
   }
   if (b == kEffUseful && parallel) {
     auto it = instances_.find(parallel);

@@ -83,6 +83,8 @@ class Efficiency {
   double worker_thread_ = 0, worker_serial_ = 0;  // non-initial threads: time, serialization
   double worker_delay_ = 0;
   std::map<uint32_t, std::vector<double>> line_counters_;
+  std::unordered_map<uint32_t, double> cpu_carry_;  // by thread: see add()
+  std::unordered_map<uint32_t, EffBucket> last_bucket_;  // by thread: see add()
   std::vector<std::string> counter_names_;
   bool cpu_known_ = false;
 };

@@ -12,7 +12,7 @@
 
 #include "spin.h"
 
-#define REPS 40
+#define REPS 80
 
 int main(int argc, char **argv) {
   int balanced = argc > 1 && argv[1][0] == 'b';

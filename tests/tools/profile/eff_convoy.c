@@ -9,7 +9,7 @@
 
 #include "spin.h"
 
-#define TURNS 300
+#define TURNS 600
 
 int main(void) {
   omp_lock_t lock;

@@ -13,7 +13,7 @@
 
 #include "spin.h"
 
-#define REPS 30
+#define REPS 60
 
 static volatile int sink;
 

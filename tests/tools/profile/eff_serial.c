@@ -10,7 +10,7 @@
 
 #include "spin.h"
 
-#define REPS 50
+#define REPS 100
 
 int main(void) {
   for (int r = 0; r < REPS; ++r) {
