@@ -665,6 +665,12 @@ void Analyzer::analyze() {
       break;
     }
   initial_ = initial;
+  // The initial thread's outermost regions, by begin (their ends grow too).
+  std::vector<std::pair<uint64_t, uint64_t>> initial_regions;
+  for (const auto &kv : regions_)
+    if (kv.second.thread == initial && kv.second.initial_parent && kv.second.end > kv.second.begin)
+      initial_regions.emplace_back(kv.second.begin, kv.second.end);
+  std::sort(initial_regions.begin(), initial_regions.end());
   for (uint32_t ti = 0; ti < threads_.size(); ++ti) {
     for (const Sample &s : threads_[ti].samples) {
       samples_++;
@@ -753,11 +759,28 @@ void Analyzer::analyze() {
         continue;
       }
       if (c == kIdle) {
-        if (ti != initial)
+        // Idle while the initial thread runs one of its regions (a worker
+        // not yet woken for it, or not in its team): no serial code runs
+        // then, whatever the initial thread's nearest serial sample says.
+        // Its culprit is then the initial thread's sample in that region
+        // (the fork's cost: runtime), not its serial sample before it.
+        const std::pair<uint64_t, uint64_t> *in_region = nullptr;
+        auto r = std::upper_bound(initial_regions.begin(), initial_regions.end(), s.time,
+                                  [](uint64_t t, const std::pair<uint64_t, uint64_t> &x) {
+                                    return t < x.first;
+                                  });
+        if (r != initial_regions.begin() && std::prev(r)->second >= s.time) in_region = &*std::prev(r);
+        if (ti != initial && in_region) {
+          if (const Sample *p = nearest_if(initial, s.time, 5 * period_ns_, [&](const Sample &x) {
+                return x.time >= in_region->first && x.time <= in_region->second;
+              }))
+            culprits.push_back(p);
+        } else if (ti != initial) {
           if (const Sample *p = nearest_if(initial, s.time, 5 * period_ns_, [](const Sample &x) {
                 return working(x) && (x.flags & kSampleInitialTask);  // serial code
               }))
             culprits.push_back(p);
+        }
         blame(kBlameSerial, s, culprits);
         continue;
       }
@@ -846,14 +869,21 @@ void Analyzer::sample_clocks(std::vector<Sample> &samples) {
 
 void Analyzer::account(const Sample &s, EffBucket b) {
   uint64_t construct = 0;
-  if (s.parallel && b != kEffSerial) {
+  SampleTime clocks = s.clocks;
+  if (s.parallel) {
     auto reg = regions_.find(s.parallel);
-    if (reg != regions_.end()) construct = reg->second.codeptr;
+    if (reg != regions_.end()) {
+      if (b != kEffSerial) construct = reg->second.codeptr;
+      // The part of the sample's period before its region began (the
+      // period ends at the sample's time and lasts its weight).
+      double before = (double(reg->second.begin) - (double(s.time) - s.weight_s * 1e9)) / 1e9;
+      clocks.before_region = std::min(std::max(0.0, before), s.weight_s);
+    }
   }
   const double *deltas = s.counters_at == ~0u || extra_names_.size() <= 2
                              ? nullptr
                              : counter_deltas_.data() + s.counters_at;
-  eff_.add(s.thread, s.thread == initial_, s.parallel, construct, b, s.clocks, deltas, s.leaf_loc);
+  eff_.add(s.thread, s.thread == initial_, s.parallel, construct, b, clocks, deltas, s.leaf_loc);
 }
 
 // Waiting for a thread that works in the user's code is waiting (lock,

@@ -53,12 +53,20 @@ void Efficiency::add(uint32_t thread, bool initial, uint64_t parallel, uint64_t 
   }
   // Blocked time right after the thread idled for serial code or waited
   // (a worker that slept in the pool or at a barrier, then started work
-  // within the period) is the end of that idling or waiting.
+  // within the period) is the end of that idling or waiting; after serial
+  // idling, only up to the region's start: from there on the worker was
+  // being woken for the region (the fork's cost, runtime).
   EffBucket blocked_to = kEffOther;
+  double blocked_fork = 0;
   auto last = last_bucket_.find(thread);
   if (blocked > 0 && last != last_bucket_.end() &&
-      (last->second == kEffSerial || last->second == kEffWait))
+      (last->second == kEffSerial || last->second == kEffWait)) {
     blocked_to = last->second;
+    if (blocked_to == kEffSerial && parallel) {
+      blocked_fork = std::max(0.0, blocked - t.before_region);
+      blocked -= blocked_fork;
+    }
+  }
   last_bucket_[thread] = b;
   auto into = [&](EffTotals &x, EffBucket blocked_bucket) {
     x.thread += t.weight;
@@ -66,6 +74,7 @@ void Efficiency::add(uint32_t thread, bool initial, uint64_t parallel, uint64_t 
     x.delay_waiting += knock_on;
     x.bucket[b] += rest;
     x.bucket[blocked_bucket] += blocked;
+    x.bucket[kEffRuntime] += blocked_fork;
     if (b == kEffWait && t.cpu >= 0 && rest > 0) {
       x.wait_known += rest;
       x.wait_cpu += std::min(t.cpu, rest);

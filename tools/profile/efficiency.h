@@ -26,6 +26,10 @@ struct SampleTime {
   // Waiting only: the share of it spent waiting for a thread that was
   // itself descheduled at that moment (its culprits' own delay share).
   double culprit_delay_share = 0;
+  // In a region: the part of the sample's period before the region began
+  // (seconds), where a worker that starts the region within the period
+  // was still idling.
+  double before_region = 0;
 };
 
 struct EffTotals {
