@@ -175,9 +175,14 @@ def check_events(events, a, m, base, fmt):
     # mutex_released is dispatched after the release: the next holder's
     # acquired can be stamped before it, so a hold may overlap the next one
     # by the releasing thread's callback latency; most never do.
+    # How many do depends on how the hand-off is scheduled (seen: up to 13
+    # of 100 on libomp); what mutual exclusion guarantees is that no hold
+    # lies inside another: each ends after the one before it ends.
     overlap = sum(1 for x, y in zip(iv, iv[1:]) if y[0] < x[1])
-    check(overlap <= len(iv) // 10, "lock holds overlap at most rarely (%d of %d)"
-          % (overlap, len(iv)))
+    check(overlap <= len(iv) // 4, "lock holds overlap at most by a hand-off, and not often "
+          "(%d of %d)" % (overlap, len(iv)))
+    nested = sum(1 for x, y in zip(iv, iv[1:]) if y[1] <= x[1])
+    check(nested == 0, "no lock hold lies inside another (%d)" % nested)
     check(len({h["args"].get("wait_id") for h in holds}) == 1, "one lock identity")
 
     # Nested: inner regions inside the outer region's implicit tasks.
