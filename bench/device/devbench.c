@@ -115,5 +115,8 @@ int main(int argc, char** argv) {
     fflush(stdout);
     free(s);
   }
-  return buf[0] == 0x7f ? 3 : 0; /* keep buf live */
+  /* Keeps buf live (its first byte counts the target regions that
+   * incremented it, modulo 256); the runner reads only the JSON lines. */
+  printf("checksum %d\n", buf[0]);
+  return 0;
 }
