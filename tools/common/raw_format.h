@@ -53,6 +53,14 @@ enum Kind : uint8_t {
                       // c: codeptr_ra, d: bytes (data op) or requested teams (kernel);
                       // sub 0: a clock pair before a buffer's records, a: CLOCK_MONOTONIC
                       // ns read next to the record's own stamp
+  // MPI events (mpi_format.h says what each field holds).
+  kMpiEnter,
+  kMpiLeave,
+  kMpiSend,
+  kMpiSendComplete,
+  kMpiRecvRequest,
+  kMpiRecv,
+  kMpiCollective,
   kKindCount
 };
 

@@ -146,3 +146,16 @@ uint64_t dropped();
 void set_max_bytes(uint64_t bytes);
 
 }  // namespace kite_rec
+
+// The entry points of the MPI interposition libraries (tools/mpi/,
+// mpi_format.h), exported by every tool library that records (default
+// visibility): the wrappers find them with dlopen($KITE_MPI_TOOL_LIB,
+// RTLD_NOLOAD) + dlsym, since the runtime loads the tool RTLD_LOCAL.
+extern "C" {
+// Records *r (its time replaced by stamp() now, kind stored last) on the
+// calling thread's event stream, which it creates for a thread the tool
+// has not seen yet. 1 if recorded, 0 if not (recording stopped, no stream).
+int kite_rec_external(const kite_trace::Record *r);
+// Appends text (whole key=value lines, each ending in '\n') to the meta file.
+void kite_rec_meta(const char *text);
+}

@@ -1,0 +1,122 @@
+// MPI events in Kite's raw files (raw_format.h): what the MPI interposition
+// libraries (tools/mpi/, libkite-mpi-openmpi.so and libkite-mpi-mpich.so,
+// preloaded by `kite trace` and `kite profile` into MPI programs) record on
+// the calling thread's event stream, through the recorder of the tool
+// library the OpenMP runtime loaded (kite_rec_external, recorder.h), and
+// what the converter (kite-trace-convert) and the analyzer
+// (kite-profile-analyze) read back.
+//
+// Every MPI call the wrappers see is one kMpiEnter ... kMpiLeave interval
+// on the calling thread (a call made inside another wrapped call, e.g. a
+// Fortran binding that calls the C one, is not recorded twice). Between
+// them, the messages and collective operations the call took part in:
+//
+//   kMpiSend       a blocking send or a send request's start (isend):
+//                  a: communicator id, u32: the receiver's rank in
+//                  MPI_COMM_WORLD, b: tag, d: bytes, c: request id
+//                  (0: blocking; else kMpiSendComplete follows later)
+//   kMpiSendComplete  a: request id of an isend completed by this call
+//                  (wait/test families)
+//   kMpiRecvRequest   an irecv posted: a: communicator id, c: request id,
+//                  u32: source asked for (world rank, kAnyRank), b: tag
+//                  asked for (kAnyTag)
+//   kMpiRecv       a receive completed (blocking, or an irecv completed by
+//                  a wait/test call): a: communicator id, u32: the sender's
+//                  world rank (from the status), b: tag (from the status),
+//                  d: bytes received, c: request id (0: blocking)
+//   kMpiCollective a collective operation, recorded before its kMpiLeave:
+//                  sub: Call, a: communicator id, u32: root's world rank
+//                  (kAnyRank: none), b: bytes this rank sent, d: bytes it
+//                  received
+//
+// kMpiEnter: sub: Call, c: the call site (the return address into the
+// program). kMpiLeave: sub: Call, u32: the MPI return code.
+//
+// Communicator ids are the same on every rank of the communicator:
+// MPI_COMM_WORLD is 0, MPI_COMM_SELF is kSelfBase + world rank, a new
+// communicator gets ((world rank of its rank 0) + 1) << 32 | (a counter
+// of that rank), told to its members by its rank 0 at creation. Point-to-
+// point messages match on (communicator, sender, receiver, tag) in order
+// (MPI's non-overtaking rule).
+//
+// The meta file gains (recorder.h append_meta, through kite_rec_meta):
+//   mpi=openmpi|mpich          the wrapper that ran
+//   mpi_world_rank=R, mpi_world_size=N, mpi_thread_level=L (provided)
+//   mpi_host=HOSTNAME (MPI_Get_processor_name)
+//   mpi_comm.<id>=r0,r1,...    each communicator's members, in its rank
+//                              order, as world ranks (0 and self omitted)
+//   clock_domain=ID            CLOCK_MONOTONIC is one clock for every
+//                              process of the same domain (the boot id:
+//                              one machine, one boot); a test's injected
+//                              skew (KITE_TEST_CLOCK_SKEW_NS) makes its own
+//   mpi_clock_init=L O E, mpi_clock_final=L O E
+//                              offset to rank 0's clock measured in
+//                              MPI_Init and in MPI_Finalize: at local
+//                              CLOCK_MONOTONIC ns L, rank 0's clock read
+//                              L + O (ns, signed), E the measurement's
+//                              half round trip (ns). Rank 0: "L 0 0".
+//                              A time t of this rank is rank 0's
+//                              t + O(t), O interpolated linearly between
+//                              the two measurements (held outside them).
+#pragma once
+
+#include <cstdint>
+
+namespace kite_mpi {
+
+constexpr uint32_t kAnyRank = 0xffffffffu;  // MPI_ANY_SOURCE, or no root
+constexpr uint64_t kAnyTag = ~uint64_t(0);  // MPI_ANY_TAG
+constexpr uint64_t kWorldComm = 0;
+constexpr uint64_t kSelfBase = uint64_t(0xffffffff) << 32;
+
+// The wrapped calls. Append only: the numbers are in raw files.
+#define KITE_MPI_CALLS(X)                                                            \
+  X(Init) X(Init_thread) X(Finalize)                                                 \
+  X(Send) X(Bsend) X(Ssend) X(Rsend) X(Recv)                                         \
+  X(Isend) X(Ibsend) X(Issend) X(Irsend) X(Irecv)                                    \
+  X(Sendrecv) X(Sendrecv_replace) X(Probe) X(Iprobe)                                 \
+  X(Wait) X(Waitall) X(Waitany) X(Waitsome)                                          \
+  X(Test) X(Testall) X(Testany) X(Testsome)                                          \
+  X(Barrier) X(Bcast) X(Reduce) X(Allreduce)                                         \
+  X(Gather) X(Gatherv) X(Scatter) X(Scatterv)                                        \
+  X(Allgather) X(Allgatherv) X(Alltoall) X(Alltoallv)                                \
+  X(Reduce_scatter) X(Reduce_scatter_block) X(Scan) X(Exscan)                        \
+  X(Comm_dup) X(Comm_split) X(Comm_create) X(Comm_free)
+
+enum Call : uint8_t {
+  kNoCall = 0,
+#define KITE_MPI_ENUM(name) k##name,
+  KITE_MPI_CALLS(KITE_MPI_ENUM)
+#undef KITE_MPI_ENUM
+  kCallCount
+};
+
+// "MPI_Send" etc.; "MPI_?" for a number this build does not know.
+inline const char *call_name(unsigned c) {
+  static const char *const names[] = {
+      "MPI_?",
+#define KITE_MPI_NAME(name) "MPI_" #name,
+      KITE_MPI_CALLS(KITE_MPI_NAME)
+#undef KITE_MPI_NAME
+  };
+  return c < kCallCount ? names[c] : names[0];
+}
+
+enum class Kind { kPointToPoint, kCollective, kWaitTest, kOther };
+
+inline Kind call_kind(unsigned c) {
+  if (c >= kSend && c <= kIprobe) return Kind::kPointToPoint;
+  if (c >= kWait && c <= kTestsome) return Kind::kWaitTest;
+  if (c >= kBarrier && c <= kExscan) return Kind::kCollective;
+  return Kind::kOther;
+}
+
+// Collectives in which every rank waits for every other (N to N): the
+// time a rank waits in them for the last one to arrive is a wait state.
+inline bool all_to_all_sync(unsigned c) {
+  return c == kBarrier || c == kAllreduce || c == kAllgather || c == kAllgatherv ||
+         c == kAlltoall || c == kAlltoallv || c == kReduce_scatter ||
+         c == kReduce_scatter_block;
+}
+
+}  // namespace kite_mpi
