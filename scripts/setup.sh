@@ -24,7 +24,7 @@ missing_of() {
   echo "$out"
 }
 
-packages="cmake ninja-build g++ gcc gfortran clang-14 pkg-config libhwloc-dev python3 libomp-14-dev binutils libotf2-trace-dev otf2-tools libdw-dev libunwind-dev chromium protobuf-compiler"
+packages="cmake ninja-build g++ gcc gfortran clang-14 pkg-config libhwloc-dev python3 libomp-14-dev binutils libotf2-trace-dev otf2-tools libdw-dev libunwind-dev chromium protobuf-compiler openmpi-bin libopenmpi-dev mpich libmpich-dev"
 missing=$(missing_of $packages)
 if [ -n "$missing" ]; then
   echo "setup: installing Debian packages:$missing"
