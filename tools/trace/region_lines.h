@@ -1,6 +1,7 @@
 // kite trace --regions: the code of FILE:LINE in the running process, found
 // once at the tool's start from the loaded objects' DWARF line tables
-// (elfutils libdwfl, reading /proc/self/maps and the files it names).
+// (elfutils libdwfl, dlopen'ed on first use, reading /proc/self/maps and
+// the files it names).
 #pragma once
 
 #include <cstddef>
@@ -21,7 +22,8 @@ struct LineSpec {
 // Fills `out` (at most `max`) with the address ranges whose line-table row
 // names one of the specs' file and line, in every object loaded now; counts
 // each spec's rows. Returns the number of ranges; -1 when the process's
-// objects cannot be read.
+// objects cannot be read, -2 when libdw.so.1 cannot be loaded (it is opened
+// here, on first use, so that a trace without --regions loads none of it).
 long resolve_lines(LineSpec *specs, size_t n, CodeRange *out, size_t max);
 
 }  // namespace kite_trace

@@ -232,7 +232,11 @@ void filter_initialize() {
                           window_text);
   if (!regions_on) return;
   long n = spec_count ? resolve_lines(specs, spec_count, ranges, kMaxRanges) : 0;
-  if (n < 0) {
+  if (n == -2) {
+    kite_rec::warn("--regions: cannot load libdw.so.1 (elfutils, Debian's libdw1) to read line "
+                   "tables; no region is recorded");
+    n = 0;
+  } else if (n < 0) {
     kite_rec::warn("--regions: cannot read this process's code (/proc/self/maps); no region "
                    "is recorded");
     n = 0;
