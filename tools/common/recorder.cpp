@@ -17,7 +17,9 @@
 
 namespace kite_rec {
 
-bool use_tsc;
+// Side by side: stamp() reads both on the ns clock.
+__attribute__((aligned(16))) bool use_tsc;
+int64_t clock_skew_ns;
 __attribute__((tls_model("initial-exec"))) thread_local Cursor *tls_cursors;
 
 namespace {
@@ -188,6 +190,35 @@ void write_maps() {
   if (!copy_file("/proc/self/maps", path)) warn("cannot write %s: %s", path, strerror(errno));
 }
 
+// The boot id: processes on one machine, in one boot, share
+// CLOCK_MONOTONIC. An injected skew makes the clock one of its own.
+void write_clock_domain() {
+  char id[64] = "unknown";
+  if (FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re")) {
+    if (!fgets(id, sizeof id, f)) snprintf(id, sizeof id, "unknown");
+    fclose(f);
+    id[strcspn(id, "\n")] = 0;
+  }
+  if (clock_skew_ns)
+    append_meta("clock_domain=%s+skew%lld\n", id, (long long)clock_skew_ns);
+  else
+    append_meta("clock_domain=%s\n", id);
+}
+
+// KITE_TEST_CLOCK_SKEW_NS (recorder.h): a signed decimal number of ns.
+void read_clock_skew() {
+  const char *v = getenv("KITE_TEST_CLOCK_SKEW_NS");
+  if (!v || !*v) return;
+  char *end = nullptr;
+  errno = 0;
+  long long ns = strtoll(v, &end, 10);
+  if (errno || !end || *end || end == v) {
+    warn("KITE_TEST_CLOCK_SKEW_NS=%s is not a signed number of ns; using 0", v);
+    return;
+  }
+  clock_skew_ns = ns;
+}
+
 void write_process_meta() {
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -201,6 +232,7 @@ void write_process_meta() {
               (unsigned long long)now_ns(),
               (unsigned long long)(uint64_t(rt.tv_sec) * 1000000000u + uint64_t(rt.tv_nsec)),
               buffer_bytes, window_bytes);
+  write_clock_domain();
   write_maps();
 }
 
@@ -213,6 +245,7 @@ Record *slot_base(Window *w, unsigned k) {
   return reinterpret_cast<Record *>(w->slots + size_t(k) * window_bytes);
 }
 
+std::atomic<bool> started{false};   // start() succeeded: the external entry points record
 std::atomic<bool> finished{false};  // finish() wrote the windows: later records are dropped
 
 // Every open stream, newest first (the writer's and finish()'s list).
@@ -549,10 +582,12 @@ bool start(const char *tool, const char *d, size_t bytes, const char *runtime) {
   if (window_bytes < size_t(page)) window_bytes = size_t(page);
   runtime_name = runtime ? runtime : "";
   if (strchr(runtime_name, '\n')) runtime_name = "unknown";
+  read_clock_skew();
   make_stem();
   write_process_meta();
   choose_clock();
   pthread_atfork(nullptr, nullptr, atfork_child);
+  started.store(true, std::memory_order_release);
   return true;
 }
 
@@ -625,3 +660,36 @@ uint64_t new_id() {
 uint64_t dropped() { return dropped_records.load(std::memory_order_relaxed); }
 
 }  // namespace kite_rec
+
+// The MPI wrappers' entry points (recorder.h, mpi_format.h): exported from
+// the tool library, whatever its visibility default.
+extern "C" {
+
+__attribute__((visibility("default"))) int kite_rec_external(const kite_trace::Record *r) {
+  using namespace kite_trace;
+  // Only the kinds of external recorders: never a header, pad or end.
+  if (!r || r->kind < kMpiEnter || r->kind > kMpiCollective) return 0;
+  if (!kite_rec::started.load(std::memory_order_acquire)) return 0;
+  kite_rec::Record *s = kite_rec::slot(kite_rec::kEvents);
+  if (!s) return 0;
+  s->sub = r->sub;
+  s->f16 = r->f16;
+  s->u32 = r->u32;
+  s->a = r->a;
+  s->b = r->b;
+  s->c = r->c;
+  s->d = r->d;
+  __atomic_store_n(&s->kind, r->kind, __ATOMIC_RELEASE);
+  return 1;
+}
+
+__attribute__((visibility("default"))) void kite_rec_meta(const char *text) {
+  if (text && kite_rec::started.load(std::memory_order_acquire))
+    kite_rec::append_meta("%s", text);
+}
+
+__attribute__((visibility("default"))) uint64_t kite_rec_now_ns(void) {
+  return kite_rec::now_ns();
+}
+
+}

@@ -61,10 +61,19 @@ constexpr size_t kDefaultBufferBytes = 1u << 20;
 // (kDefaultBufferBytes).
 size_t parse_size(const char *value, const char *what);
 
+// KITE_TEST_CLOCK_SKEW_NS=<signed ns>, for tests only: every time this
+// process reads (now_ns(), hence the TSC's mapping in the meta file and the
+// ns clock) is shifted by that much, as if its clock were another
+// machine's; the meta's clock_domain says so ("<boot id>+skew<ns>"), so a
+// multi-process merge must align it from measured offsets (mpi_format.h).
+// 0 when unset: the ns clock then costs one add of a word that shares its
+// cache line with use_tsc (the TSC path is untouched).
+extern int64_t clock_skew_ns;
+
 inline uint64_t now_ns() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec) + uint64_t(clock_skew_ns);
 }
 
 // Records' time stamps: the TSC where it is invariant (constant_tsc and
@@ -158,4 +167,7 @@ extern "C" {
 int kite_rec_external(const kite_trace::Record *r);
 // Appends text (whole key=value lines, each ending in '\n') to the meta file.
 void kite_rec_meta(const char *text);
+// now_ns() of the recorder (CLOCK_MONOTONIC ns, with the test skew of
+// KITE_TEST_CLOCK_SKEW_NS): the clock the wrappers measure offsets with.
+uint64_t kite_rec_now_ns(void);
 }

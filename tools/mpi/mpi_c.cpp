@@ -1,0 +1,528 @@
+// The C bindings: MPI_X records (kite_mpi.h Scope) and calls PMPI_X. Every
+// call of mpi_format.h KITE_MPI_CALLS.
+#include <stdlib.h>
+#include <string.h>
+
+#include "kite_mpi.h"
+
+using namespace kmpi;
+using namespace kite_mpi;
+
+namespace {
+
+// A status to read when the caller passed MPI_STATUS_IGNORE.
+inline MPI_Status *status_or(MPI_Status *given, MPI_Status *local) {
+  return given == MPI_STATUS_IGNORE ? local : given;
+}
+
+// Room for n statuses when the caller passed MPI_STATUSES_IGNORE (and a
+// request there may need its status read): on the stack for a few,
+// allocated beyond.
+struct Statuses {
+  MPI_Status local[16];
+  MPI_Status *p = nullptr;
+  bool owned = false;
+  Statuses(MPI_Status *given, int n) {
+    if (given != MPI_STATUSES_IGNORE) {
+      p = given;
+    } else if (n <= 16) {
+      p = local;
+    } else {
+      p = static_cast<MPI_Status *>(malloc(sizeof(MPI_Status) * size_t(n)));
+      owned = p != nullptr;
+      if (!p) p = MPI_STATUSES_IGNORE;
+    }
+  }
+  ~Statuses() {
+    if (owned) free(p);
+  }
+  Statuses(const Statuses &) = delete;
+  Statuses &operator=(const Statuses &) = delete;
+};
+
+// Copies of the request handles a wait/test call is given (it sets the
+// completed ones to MPI_REQUEST_NULL).
+struct Handles {
+  MPI_Request local[16];
+  MPI_Request *p = local;
+  bool owned = false;
+  Handles(const MPI_Request *r, int n) {
+    if (n > 16) {
+      p = static_cast<MPI_Request *>(malloc(sizeof(MPI_Request) * size_t(n)));
+      owned = p != nullptr;
+      if (!p) n = 0;
+    }
+    if (n > 0) memcpy(p, r, sizeof(MPI_Request) * size_t(n));
+  }
+  ~Handles() {
+    if (owned) free(p);
+  }
+  Handles(const Handles &) = delete;
+  Handles &operator=(const Handles &) = delete;
+};
+
+int comm_size(MPI_Comm c) {
+  int n = 0;
+  PMPI_Comm_size(c, &n);
+  return n;
+}
+int comm_rank(MPI_Comm c) {
+  int r = 0;
+  PMPI_Comm_rank(c, &r);
+  return r;
+}
+uint64_t sum_bytes(const int *counts, int n, MPI_Datatype type) {
+  uint64_t total = 0;
+  if (counts)
+    for (int i = 0; i < n; ++i) total += type_bytes(counts[i], type);
+  return total;
+}
+
+}  // namespace
+
+// ---- init / finalize ----------------------------------------------------------
+
+KMPI_EXPORT int MPI_Init(int *argc, char ***argv) {
+  if (t_depth) return PMPI_Init(argc, argv);
+  before_init();
+  Scope s(kInit, KMPI_RA);
+  int rc = PMPI_Init(argc, argv);
+  int provided = MPI_THREAD_SINGLE;
+  if (rc == MPI_SUCCESS) PMPI_Query_thread(&provided);
+  after_init(rc, provided);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  if (t_depth) return PMPI_Init_thread(argc, argv, required, provided);
+  before_init();
+  Scope s(kInit_thread, KMPI_RA);
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  after_init(rc, *provided);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Finalize(void) {
+  Scope s(kFinalize, KMPI_RA);
+  if (s.outer()) before_finalize();
+  return s.done(PMPI_Finalize());
+}
+
+// ---- point to point -------------------------------------------------------------
+
+#define KMPI_BLOCKING_SEND(Name)                                                          \
+  KMPI_EXPORT int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest,     \
+                             int tag, MPI_Comm comm) {                                    \
+    Scope s(k##Name, KMPI_RA);                                                            \
+    if (s.rec() && comm != MPI_COMM_NULL) note_send(comm, dest, tag, count, type);        \
+    return s.done(PMPI_##Name(buf, count, type, dest, tag, comm));                        \
+  }
+KMPI_BLOCKING_SEND(Send)
+KMPI_BLOCKING_SEND(Bsend)
+KMPI_BLOCKING_SEND(Ssend)
+KMPI_BLOCKING_SEND(Rsend)
+
+KMPI_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                         MPI_Comm comm, MPI_Status *status) {
+  Scope s(kRecv, KMPI_RA);
+  if (!s.rec()) return PMPI_Recv(buf, count, type, source, tag, comm, status);
+  MPI_Status local;
+  MPI_Status *st = status_or(status, &local);
+  int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
+  if (rc == MPI_SUCCESS) note_recv(comm, st, type, 0);
+  return s.done(rc);
+}
+
+#define KMPI_NONBLOCKING_SEND(Name)                                                       \
+  KMPI_EXPORT int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest,     \
+                             int tag, MPI_Comm comm, MPI_Request *req) {                  \
+    Scope s(k##Name, KMPI_RA);                                                            \
+    int rc = PMPI_##Name(buf, count, type, dest, tag, comm, req);                         \
+    if (s.rec() && rc == MPI_SUCCESS) note_isend(*req, comm, dest, tag, count, type);     \
+    return s.done(rc);                                                                    \
+  }
+KMPI_NONBLOCKING_SEND(Isend)
+KMPI_NONBLOCKING_SEND(Ibsend)
+KMPI_NONBLOCKING_SEND(Issend)
+KMPI_NONBLOCKING_SEND(Irsend)
+
+KMPI_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+                          MPI_Comm comm, MPI_Request *req) {
+  Scope s(kIrecv, KMPI_RA);
+  int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+  if (s.rec() && rc == MPI_SUCCESS) note_irecv(*req, comm, source, tag);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
+                             int stag, void *rbuf, int rcount, MPI_Datatype rtype, int source,
+                             int rtag, MPI_Comm comm, MPI_Status *status) {
+  Scope s(kSendrecv, KMPI_RA);
+  if (!s.rec())
+    return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
+                         comm, status);
+  if (comm != MPI_COMM_NULL) note_send(comm, dest, stag, scount, stype);
+  MPI_Status local;
+  MPI_Status *st = status_or(status, &local);
+  int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag,
+                         comm, st);
+  if (rc == MPI_SUCCESS) note_recv(comm, st, rtype, 0);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
+                                     int stag, int source, int rtag, MPI_Comm comm,
+                                     MPI_Status *status) {
+  Scope s(kSendrecv_replace, KMPI_RA);
+  if (!s.rec())
+    return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
+  if (comm != MPI_COMM_NULL) note_send(comm, dest, stag, count, type);
+  MPI_Status local;
+  MPI_Status *st = status_or(status, &local);
+  int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, st);
+  if (rc == MPI_SUCCESS) note_recv(comm, st, type, 0);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  Scope s(kProbe, KMPI_RA);
+  return s.done(PMPI_Probe(source, tag, comm, status));
+}
+
+KMPI_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
+  Scope s(kIprobe, KMPI_RA);
+  return s.done(PMPI_Iprobe(source, tag, comm, flag, status));
+}
+
+// ---- wait / test ------------------------------------------------------------------
+
+KMPI_EXPORT int MPI_Wait(MPI_Request *req, MPI_Status *status) {
+  Scope s(kWait, KMPI_RA);
+  if (!s.rec()) return PMPI_Wait(req, status);
+  MPI_Request before = *req;
+  MPI_Status local;
+  MPI_Status *st = status_or(status, &local);
+  int rc = PMPI_Wait(req, st);
+  if (rc == MPI_SUCCESS) note_completed(before, st);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status) {
+  Scope s(kTest, KMPI_RA);
+  if (!s.rec()) return PMPI_Test(req, flag, status);
+  MPI_Request before = *req;
+  MPI_Status local;
+  MPI_Status *st = status_or(status, &local);
+  int rc = PMPI_Test(req, flag, st);
+  if (rc == MPI_SUCCESS && *flag) note_completed(before, st);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[]) {
+  Scope s(kWaitall, KMPI_RA);
+  if (!s.rec() || n <= 0) return s.done(PMPI_Waitall(n, reqs, statuses));
+  Handles before(reqs, n);
+  Statuses st(statuses, n);
+  int rc = PMPI_Waitall(n, reqs, st.p);
+  // MPI_ERR_IN_STATUS: each status says whether its request completed.
+  if (st.p != MPI_STATUSES_IGNORE && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS))
+    for (int i = 0; i < n; ++i)
+      if (rc == MPI_SUCCESS || st.p[i].MPI_ERROR == MPI_SUCCESS) note_completed(before.p[i], &st.p[i]);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[]) {
+  Scope s(kTestall, KMPI_RA);
+  if (!s.rec() || n <= 0) return s.done(PMPI_Testall(n, reqs, flag, statuses));
+  Handles before(reqs, n);
+  Statuses st(statuses, n);
+  int rc = PMPI_Testall(n, reqs, flag, st.p);
+  if (rc == MPI_SUCCESS && *flag && st.p != MPI_STATUSES_IGNORE)
+    for (int i = 0; i < n; ++i) note_completed(before.p[i], &st.p[i]);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status) {
+  Scope s(kWaitany, KMPI_RA);
+  if (!s.rec() || n <= 0) return s.done(PMPI_Waitany(n, reqs, index, status));
+  Handles before(reqs, n);
+  MPI_Status local;
+  MPI_Status *st = status_or(status, &local);
+  int rc = PMPI_Waitany(n, reqs, index, st);
+  if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED && *index >= 0 && *index < n)
+    note_completed(before.p[*index], st);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status) {
+  Scope s(kTestany, KMPI_RA);
+  if (!s.rec() || n <= 0) return s.done(PMPI_Testany(n, reqs, index, flag, status));
+  Handles before(reqs, n);
+  MPI_Status local;
+  MPI_Status *st = status_or(status, &local);
+  int rc = PMPI_Testany(n, reqs, index, flag, st);
+  if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED && *index >= 0 && *index < n)
+    note_completed(before.p[*index], st);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
+                             MPI_Status statuses[]) {
+  Scope s(kWaitsome, KMPI_RA);
+  if (!s.rec() || n <= 0) return s.done(PMPI_Waitsome(n, reqs, outcount, indices, statuses));
+  Handles before(reqs, n);
+  Statuses st(statuses, n);
+  int rc = PMPI_Waitsome(n, reqs, outcount, indices, st.p);
+  if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED && st.p != MPI_STATUSES_IGNORE)
+    for (int k = 0; k < *outcount; ++k)
+      if (indices[k] >= 0 && indices[k] < n) note_completed(before.p[indices[k]], &st.p[k]);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[],
+                             MPI_Status statuses[]) {
+  Scope s(kTestsome, KMPI_RA);
+  if (!s.rec() || n <= 0) return s.done(PMPI_Testsome(n, reqs, outcount, indices, statuses));
+  Handles before(reqs, n);
+  Statuses st(statuses, n);
+  int rc = PMPI_Testsome(n, reqs, outcount, indices, st.p);
+  if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED && st.p != MPI_STATUSES_IGNORE)
+    for (int k = 0; k < *outcount; ++k)
+      if (indices[k] >= 0 && indices[k] < n) note_completed(before.p[indices[k]], &st.p[k]);
+  return s.done(rc);
+}
+
+// ---- collectives --------------------------------------------------------------------
+// Bytes as pairwise transfers, the rank itself included (mpi_format.h):
+// what every rank sent adds up to what every rank received. The sizes of
+// a rank's own block come from the arguments MPI reads at that rank (the
+// receive side's at a root: MPI requires the type signatures to match, and
+// MPI_IN_PLACE leaves the send side unused).
+
+KMPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
+  Scope s(kBarrier, KMPI_RA);
+  int rc = PMPI_Barrier(comm);
+  if (s.rec() && rc == MPI_SUCCESS) note_collective(kBarrier, comm, -1, 0, 0);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  Scope s(kBcast, KMPI_RA);
+  int rc = PMPI_Bcast(buf, count, type, root, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    uint64_t b = type_bytes(count, type);
+    bool at_root = comm_rank(comm) == root;
+    note_collective(kBcast, comm, root, at_root ? b * uint64_t(comm_size(comm)) : 0, b);
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                           int root, MPI_Comm comm) {
+  Scope s(kReduce, KMPI_RA);
+  int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    uint64_t b = type_bytes(count, type);
+    bool at_root = comm_rank(comm) == root;
+    note_collective(kReduce, comm, root, b, at_root ? b * uint64_t(comm_size(comm)) : 0);
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+                              MPI_Op op, MPI_Comm comm) {
+  Scope s(kAllreduce, KMPI_RA);
+  int rc = PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    uint64_t b = type_bytes(count, type) * uint64_t(comm_size(comm));
+    note_collective(kAllreduce, comm, -1, b, b);
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                           int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  Scope s(kGather, KMPI_RA);
+  int rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    if (comm_rank(comm) == root) {
+      uint64_t r = type_bytes(rcount, rtype);
+      note_collective(kGather, comm, root, r, r * uint64_t(comm_size(comm)));
+    } else {
+      note_collective(kGather, comm, root, type_bytes(scount, stype), 0);
+    }
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                            const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                            MPI_Comm comm) {
+  Scope s(kGatherv, KMPI_RA);
+  int rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    int me = comm_rank(comm);
+    if (me == root)
+      note_collective(kGatherv, comm, root, type_bytes(rcounts[me], rtype),
+                      sum_bytes(rcounts, comm_size(comm), rtype));
+    else
+      note_collective(kGatherv, comm, root, type_bytes(scount, stype), 0);
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
+  Scope s(kScatter, KMPI_RA);
+  int rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    if (comm_rank(comm) == root) {
+      uint64_t b = type_bytes(scount, stype);
+      note_collective(kScatter, comm, root, b * uint64_t(comm_size(comm)), b);
+    } else {
+      note_collective(kScatter, comm, root, 0, type_bytes(rcount, rtype));
+    }
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
+                             MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                             int root, MPI_Comm comm) {
+  Scope s(kScatterv, KMPI_RA);
+  int rc = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    int me = comm_rank(comm);
+    if (me == root)
+      note_collective(kScatterv, comm, root, sum_bytes(scounts, comm_size(comm), stype),
+                      type_bytes(scounts[me], stype));
+    else
+      note_collective(kScatterv, comm, root, 0, type_bytes(rcount, rtype));
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                              int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  Scope s(kAllgather, KMPI_RA);
+  int rc = PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    uint64_t b = type_bytes(rcount, rtype) * uint64_t(comm_size(comm));
+    note_collective(kAllgather, comm, -1, b, b);
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                               const int rcounts[], const int displs[], MPI_Datatype rtype,
+                               MPI_Comm comm) {
+  Scope s(kAllgatherv, KMPI_RA);
+  int rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    int n = comm_size(comm), me = comm_rank(comm);
+    note_collective(kAllgatherv, comm, -1, type_bytes(rcounts[me], rtype) * uint64_t(n),
+                    sum_bytes(rcounts, n, rtype));
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                             int rcount, MPI_Datatype rtype, MPI_Comm comm) {
+  Scope s(kAlltoall, KMPI_RA);
+  int rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    uint64_t b = type_bytes(rcount, rtype) * uint64_t(comm_size(comm));
+    note_collective(kAlltoall, comm, -1, b, b);
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                              MPI_Datatype stype, void *rbuf, const int rcounts[],
+                              const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
+  Scope s(kAlltoallv, KMPI_RA);
+  int rc = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    int n = comm_size(comm);
+    uint64_t received = sum_bytes(rcounts, n, rtype);
+    uint64_t sent = sbuf == MPI_IN_PLACE ? received : sum_bytes(scounts, n, stype);
+    note_collective(kAlltoallv, comm, -1, sent, received);
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
+                                   MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  Scope s(kReduce_scatter, KMPI_RA);
+  int rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    int n = comm_size(comm), me = comm_rank(comm);
+    note_collective(kReduce_scatter, comm, -1, sum_bytes(rcounts, n, type),
+                    type_bytes(rcounts[me], type) * uint64_t(n));
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
+                                         MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  Scope s(kReduce_scatter_block, KMPI_RA);
+  int rc = PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    uint64_t b = type_bytes(rcount, type) * uint64_t(comm_size(comm));
+    note_collective(kReduce_scatter_block, comm, -1, b, b);
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                         MPI_Comm comm) {
+  Scope s(kScan, KMPI_RA);
+  int rc = PMPI_Scan(sbuf, rbuf, count, type, op, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    uint64_t b = type_bytes(count, type);
+    int n = comm_size(comm), me = comm_rank(comm);
+    note_collective(kScan, comm, -1, b * uint64_t(n - me), b * uint64_t(me + 1));
+  }
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                           MPI_Comm comm) {
+  Scope s(kExscan, KMPI_RA);
+  int rc = PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
+  if (s.rec() && rc == MPI_SUCCESS) {
+    uint64_t b = type_bytes(count, type);
+    int n = comm_size(comm), me = comm_rank(comm);
+    note_collective(kExscan, comm, -1, b * uint64_t(n - 1 - me), b * uint64_t(me));
+  }
+  return s.done(rc);
+}
+
+// ---- communicators ------------------------------------------------------------------
+
+KMPI_EXPORT int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
+  Scope s(kComm_dup, KMPI_RA);
+  int rc = PMPI_Comm_dup(comm, newcomm);
+  if (s.outer() && rc == MPI_SUCCESS) comm_created(*newcomm);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+  Scope s(kComm_split, KMPI_RA);
+  int rc = PMPI_Comm_split(comm, color, key, newcomm);
+  if (s.outer() && rc == MPI_SUCCESS) comm_created(*newcomm);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
+  Scope s(kComm_create, KMPI_RA);
+  int rc = PMPI_Comm_create(comm, group, newcomm);
+  if (s.outer() && rc == MPI_SUCCESS) comm_created(*newcomm);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Comm_free(MPI_Comm *comm) {
+  Scope s(kComm_free, KMPI_RA);
+  if (s.outer() && comm && *comm != MPI_COMM_NULL) comm_freed(*comm);
+  return s.done(PMPI_Comm_free(comm));
+}
