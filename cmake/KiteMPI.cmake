@@ -4,8 +4,9 @@
 #   KITE_MPI_<impl>_INCLUDE  its mpi.h directories
 #   KITE_MPI_<impl>_LIB      its C library (full path)
 #   KITE_MPI_<impl>_CC / _FC / _RUN  mpicc, mpif90 and mpirun of that MPI
-# KITE_MPI_IMPLS lists the ones found. Included once.
-include_guard(GLOBAL)
+# KITE_MPI_IMPLS lists the ones found (in the including directory).
+# Included by each directory that needs it (the searches are cached).
+
 
 set(KITE_MPI_IMPLS "")
 

@@ -165,8 +165,9 @@ Comm *comm_entry(MPI_Comm c) {
 
 // ---- requests ---------------------------------------------------------------
 // Requests posted by isend/irecv, until a wait/test call completes them:
-// open addressing on the handle, grown at half full, under a lock (calls
-// from several threads at once under MPI_THREAD_MULTIPLE).
+// open addressing on the handle (one handle may be there more than once),
+// grown at half full, under a lock (calls from several threads at once
+// under MPI_THREAD_MULTIPLE).
 struct Pending {
   uint64_t key;  // the handle; 0: free slot
   uint64_t id;
@@ -216,9 +217,9 @@ void put_request(const Pending &p) {
     return;
   }
   size_t j = slot_of(p.key, req_cap);
-  while (reqs[j].key && reqs[j].key != p.key) j = (j + 1) & (req_cap - 1);
-  if (!reqs[j].key) ++req_used;
-  reqs[j] = p;  // a handle reused by the MPI replaces a stale entry
+  while (reqs[j].key) j = (j + 1) & (req_cap - 1);
+  ++req_used;
+  reqs[j] = p;
   pthread_mutex_unlock(&req_lock);
 }
 
@@ -226,9 +227,13 @@ bool take_request(uint64_t key, Pending *out) {
   bool found = false;
   pthread_mutex_lock(&req_lock);
   if (req_cap) {
-    size_t j = slot_of(key, req_cap);
-    while (reqs[j].key && reqs[j].key != key) j = (j + 1) & (req_cap - 1);
-    if (reqs[j].key == key) {
+    // A handle may be pending more than once: MPICH hands out one
+    // predefined, already complete request for every isend that completed
+    // at once. The oldest entry of the handle is taken.
+    size_t j = req_cap;
+    for (size_t k = slot_of(key, req_cap); reqs[k].key; k = (k + 1) & (req_cap - 1))
+      if (reqs[k].key == key && (j == req_cap || reqs[k].id < reqs[j].id)) j = k;
+    if (j != req_cap) {
       *out = reqs[j];
       found = true;
       // Backward-shift deletion: later entries of the run move up.

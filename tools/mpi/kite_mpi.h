@@ -107,6 +107,25 @@ void note_completed(MPI_Request req, const MPI_Status *status);
 // Collectives: kMpiCollective. root: a rank of comm, or -1 (none).
 void note_collective(Call call, MPI_Comm comm, int root, uint64_t sent, uint64_t received);
 
+// Each collective's kMpiCollective from its C arguments (mpi_c.cpp).
+void coll_barrier(MPI_Comm comm);
+void coll_bcast(MPI_Comm comm, int count, MPI_Datatype type, int root);
+void coll_reduce(MPI_Comm comm, int count, MPI_Datatype type, int root);
+void coll_every(Call call, MPI_Comm comm, int count, MPI_Datatype type);
+void coll_gather(MPI_Comm comm, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
+                 int root);
+void coll_gatherv(MPI_Comm comm, int scount, MPI_Datatype stype, const int *rcounts,
+                  MPI_Datatype rtype, int root);
+void coll_scatter(MPI_Comm comm, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
+                  int root);
+void coll_scatterv(MPI_Comm comm, const int *scounts, MPI_Datatype stype, int rcount,
+                   MPI_Datatype rtype, int root);
+void coll_allgatherv(MPI_Comm comm, const int *rcounts, MPI_Datatype rtype);
+void coll_alltoallv(MPI_Comm comm, const int *scounts, MPI_Datatype stype, const int *rcounts,
+                    MPI_Datatype rtype, bool in_place);
+void coll_reduce_scatter(MPI_Comm comm, const int *rcounts, MPI_Datatype type);
+void coll_scan(Call call, MPI_Comm comm, int count, MPI_Datatype type);
+
 // Warnings on stderr, prefixed "kite-mpi: ".
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -297,206 +297,179 @@ KMPI_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indic
 // what every rank sent adds up to what every rank received. The sizes of
 // a rank's own block come from the arguments MPI reads at that rank (the
 // receive side's at a root: MPI requires the type signatures to match, and
-// MPI_IN_PLACE leaves the send side unused).
+// MPI_IN_PLACE leaves the send side unused). The coll_* functions serve
+// the Fortran bindings too.
 
-KMPI_EXPORT int MPI_Barrier(MPI_Comm comm) {
-  Scope s(kBarrier, KMPI_RA);
-  int rc = PMPI_Barrier(comm);
-  if (s.rec() && rc == MPI_SUCCESS) note_collective(kBarrier, comm, -1, 0, 0);
-  return s.done(rc);
+void kmpi::coll_barrier(MPI_Comm comm) { note_collective(kBarrier, comm, -1, 0, 0); }
+
+void kmpi::coll_bcast(MPI_Comm comm, int count, MPI_Datatype type, int root) {
+  uint64_t b = type_bytes(count, type);
+  bool at_root = comm_rank(comm) == root;
+  note_collective(kBcast, comm, root, at_root ? b * uint64_t(comm_size(comm)) : 0, b);
 }
 
-KMPI_EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  Scope s(kBcast, KMPI_RA);
-  int rc = PMPI_Bcast(buf, count, type, root, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    uint64_t b = type_bytes(count, type);
-    bool at_root = comm_rank(comm) == root;
-    note_collective(kBcast, comm, root, at_root ? b * uint64_t(comm_size(comm)) : 0, b);
+void kmpi::coll_reduce(MPI_Comm comm, int count, MPI_Datatype type, int root) {
+  uint64_t b = type_bytes(count, type);
+  bool at_root = comm_rank(comm) == root;
+  note_collective(kReduce, comm, root, b, at_root ? b * uint64_t(comm_size(comm)) : 0);
+}
+
+// Allreduce, Allgather, Alltoall, Reduce_scatter_block: a block of
+// count elements to and from every rank.
+void kmpi::coll_every(Call call, MPI_Comm comm, int count, MPI_Datatype type) {
+  uint64_t b = type_bytes(count, type) * uint64_t(comm_size(comm));
+  note_collective(call, comm, -1, b, b);
+}
+
+void kmpi::coll_gather(MPI_Comm comm, int scount, MPI_Datatype stype, int rcount,
+                       MPI_Datatype rtype, int root) {
+  if (comm_rank(comm) == root) {
+    uint64_t r = type_bytes(rcount, rtype);
+    note_collective(kGather, comm, root, r, r * uint64_t(comm_size(comm)));
+  } else {
+    note_collective(kGather, comm, root, type_bytes(scount, stype), 0);
   }
-  return s.done(rc);
 }
 
-KMPI_EXPORT int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                           int root, MPI_Comm comm) {
-  Scope s(kReduce, KMPI_RA);
-  int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    uint64_t b = type_bytes(count, type);
-    bool at_root = comm_rank(comm) == root;
-    note_collective(kReduce, comm, root, b, at_root ? b * uint64_t(comm_size(comm)) : 0);
+void kmpi::coll_gatherv(MPI_Comm comm, int scount, MPI_Datatype stype, const int *rcounts,
+                        MPI_Datatype rtype, int root) {
+  int me = comm_rank(comm);
+  if (me == root)
+    note_collective(kGatherv, comm, root, type_bytes(rcounts[me], rtype),
+                    sum_bytes(rcounts, comm_size(comm), rtype));
+  else
+    note_collective(kGatherv, comm, root, type_bytes(scount, stype), 0);
+}
+
+void kmpi::coll_scatter(MPI_Comm comm, int scount, MPI_Datatype stype, int rcount,
+                        MPI_Datatype rtype, int root) {
+  if (comm_rank(comm) == root) {
+    uint64_t b = type_bytes(scount, stype);
+    note_collective(kScatter, comm, root, b * uint64_t(comm_size(comm)), b);
+  } else {
+    note_collective(kScatter, comm, root, 0, type_bytes(rcount, rtype));
   }
-  return s.done(rc);
 }
 
-KMPI_EXPORT int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-                              MPI_Op op, MPI_Comm comm) {
-  Scope s(kAllreduce, KMPI_RA);
-  int rc = PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    uint64_t b = type_bytes(count, type) * uint64_t(comm_size(comm));
-    note_collective(kAllreduce, comm, -1, b, b);
-  }
-  return s.done(rc);
+void kmpi::coll_scatterv(MPI_Comm comm, const int *scounts, MPI_Datatype stype, int rcount,
+                         MPI_Datatype rtype, int root) {
+  int me = comm_rank(comm);
+  if (me == root)
+    note_collective(kScatterv, comm, root, sum_bytes(scounts, comm_size(comm), stype),
+                    type_bytes(scounts[me], stype));
+  else
+    note_collective(kScatterv, comm, root, 0, type_bytes(rcount, rtype));
 }
 
-KMPI_EXPORT int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                           int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
-  Scope s(kGather, KMPI_RA);
-  int rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    if (comm_rank(comm) == root) {
-      uint64_t r = type_bytes(rcount, rtype);
-      note_collective(kGather, comm, root, r, r * uint64_t(comm_size(comm)));
-    } else {
-      note_collective(kGather, comm, root, type_bytes(scount, stype), 0);
-    }
-  }
-  return s.done(rc);
+void kmpi::coll_allgatherv(MPI_Comm comm, const int *rcounts, MPI_Datatype rtype) {
+  int n = comm_size(comm), me = comm_rank(comm);
+  note_collective(kAllgatherv, comm, -1, type_bytes(rcounts[me], rtype) * uint64_t(n),
+                  sum_bytes(rcounts, n, rtype));
 }
 
-KMPI_EXPORT int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                            const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
-                            MPI_Comm comm) {
-  Scope s(kGatherv, KMPI_RA);
-  int rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    int me = comm_rank(comm);
-    if (me == root)
-      note_collective(kGatherv, comm, root, type_bytes(rcounts[me], rtype),
-                      sum_bytes(rcounts, comm_size(comm), rtype));
-    else
-      note_collective(kGatherv, comm, root, type_bytes(scount, stype), 0);
-  }
-  return s.done(rc);
+void kmpi::coll_alltoallv(MPI_Comm comm, const int *scounts, MPI_Datatype stype,
+                          const int *rcounts, MPI_Datatype rtype, bool in_place) {
+  int n = comm_size(comm);
+  uint64_t received = sum_bytes(rcounts, n, rtype);
+  note_collective(kAlltoallv, comm, -1, in_place ? received : sum_bytes(scounts, n, stype),
+                  received);
 }
 
-KMPI_EXPORT int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                            int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
-  Scope s(kScatter, KMPI_RA);
-  int rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    if (comm_rank(comm) == root) {
-      uint64_t b = type_bytes(scount, stype);
-      note_collective(kScatter, comm, root, b * uint64_t(comm_size(comm)), b);
-    } else {
-      note_collective(kScatter, comm, root, 0, type_bytes(rcount, rtype));
-    }
-  }
-  return s.done(rc);
+void kmpi::coll_reduce_scatter(MPI_Comm comm, const int *rcounts, MPI_Datatype type) {
+  int n = comm_size(comm), me = comm_rank(comm);
+  note_collective(kReduce_scatter, comm, -1, sum_bytes(rcounts, n, type),
+                  type_bytes(rcounts[me], type) * uint64_t(n));
 }
 
-KMPI_EXPORT int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
-                             MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-                             int root, MPI_Comm comm) {
-  Scope s(kScatterv, KMPI_RA);
-  int rc = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    int me = comm_rank(comm);
-    if (me == root)
-      note_collective(kScatterv, comm, root, sum_bytes(scounts, comm_size(comm), stype),
-                      type_bytes(scounts[me], stype));
-    else
-      note_collective(kScatterv, comm, root, 0, type_bytes(rcount, rtype));
-  }
-  return s.done(rc);
-}
-
-KMPI_EXPORT int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                              int rcount, MPI_Datatype rtype, MPI_Comm comm) {
-  Scope s(kAllgather, KMPI_RA);
-  int rc = PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    uint64_t b = type_bytes(rcount, rtype) * uint64_t(comm_size(comm));
-    note_collective(kAllgather, comm, -1, b, b);
-  }
-  return s.done(rc);
-}
-
-KMPI_EXPORT int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                               const int rcounts[], const int displs[], MPI_Datatype rtype,
-                               MPI_Comm comm) {
-  Scope s(kAllgatherv, KMPI_RA);
-  int rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    int n = comm_size(comm), me = comm_rank(comm);
-    note_collective(kAllgatherv, comm, -1, type_bytes(rcounts[me], rtype) * uint64_t(n),
-                    sum_bytes(rcounts, n, rtype));
-  }
-  return s.done(rc);
-}
-
-KMPI_EXPORT int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                             int rcount, MPI_Datatype rtype, MPI_Comm comm) {
-  Scope s(kAlltoall, KMPI_RA);
-  int rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    uint64_t b = type_bytes(rcount, rtype) * uint64_t(comm_size(comm));
-    note_collective(kAlltoall, comm, -1, b, b);
-  }
-  return s.done(rc);
-}
-
-KMPI_EXPORT int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
-                              MPI_Datatype stype, void *rbuf, const int rcounts[],
-                              const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
-  Scope s(kAlltoallv, KMPI_RA);
-  int rc = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    int n = comm_size(comm);
-    uint64_t received = sum_bytes(rcounts, n, rtype);
-    uint64_t sent = sbuf == MPI_IN_PLACE ? received : sum_bytes(scounts, n, stype);
-    note_collective(kAlltoallv, comm, -1, sent, received);
-  }
-  return s.done(rc);
-}
-
-KMPI_EXPORT int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
-                                   MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  Scope s(kReduce_scatter, KMPI_RA);
-  int rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    int n = comm_size(comm), me = comm_rank(comm);
-    note_collective(kReduce_scatter, comm, -1, sum_bytes(rcounts, n, type),
-                    type_bytes(rcounts[me], type) * uint64_t(n));
-  }
-  return s.done(rc);
-}
-
-KMPI_EXPORT int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
-                                         MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  Scope s(kReduce_scatter_block, KMPI_RA);
-  int rc = PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    uint64_t b = type_bytes(rcount, type) * uint64_t(comm_size(comm));
-    note_collective(kReduce_scatter_block, comm, -1, b, b);
-  }
-  return s.done(rc);
-}
-
-KMPI_EXPORT int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                         MPI_Comm comm) {
-  Scope s(kScan, KMPI_RA);
-  int rc = PMPI_Scan(sbuf, rbuf, count, type, op, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    uint64_t b = type_bytes(count, type);
-    int n = comm_size(comm), me = comm_rank(comm);
+// Scan: rank i receives from ranks 0..i, sends to i..n-1; Exscan: the
+// rank itself left out.
+void kmpi::coll_scan(Call call, MPI_Comm comm, int count, MPI_Datatype type) {
+  uint64_t b = type_bytes(count, type);
+  int n = comm_size(comm), me = comm_rank(comm);
+  if (call == kScan)
     note_collective(kScan, comm, -1, b * uint64_t(n - me), b * uint64_t(me + 1));
-  }
-  return s.done(rc);
+  else
+    note_collective(kExscan, comm, -1, b * uint64_t(n - 1 - me), b * uint64_t(me));
 }
 
-KMPI_EXPORT int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                           MPI_Comm comm) {
-  Scope s(kExscan, KMPI_RA);
-  int rc = PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
-  if (s.rec() && rc == MPI_SUCCESS) {
-    uint64_t b = type_bytes(count, type);
-    int n = comm_size(comm), me = comm_rank(comm);
-    note_collective(kExscan, comm, -1, b * uint64_t(n - 1 - me), b * uint64_t(me));
+#define KMPI_COLLECTIVE(Name, params, args, note)      \
+  KMPI_EXPORT int MPI_##Name params {                  \
+    Scope s(k##Name, KMPI_RA);                         \
+    int rc = PMPI_##Name args;                         \
+    if (s.rec() && rc == MPI_SUCCESS) note;            \
+    return s.done(rc);                                 \
   }
-  return s.done(rc);
-}
+
+KMPI_COLLECTIVE(Barrier, (MPI_Comm comm), (comm), coll_barrier(comm))
+KMPI_COLLECTIVE(Bcast, (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
+                (buf, count, type, root, comm), coll_bcast(comm, count, type, root))
+KMPI_COLLECTIVE(Reduce,
+                (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                 MPI_Comm comm),
+                (sbuf, rbuf, count, type, op, root, comm), coll_reduce(comm, count, type, root))
+KMPI_COLLECTIVE(Allreduce,
+                (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                 MPI_Comm comm),
+                (sbuf, rbuf, count, type, op, comm), coll_every(kAllreduce, comm, count, type))
+KMPI_COLLECTIVE(Gather,
+                (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm),
+                (sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+                coll_gather(comm, scount, stype, rcount, rtype, root))
+KMPI_COLLECTIVE(Gatherv,
+                (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                 MPI_Comm comm),
+                (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm),
+                coll_gatherv(comm, scount, stype, rcounts, rtype, root))
+KMPI_COLLECTIVE(Scatter,
+                (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm),
+                (sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+                coll_scatter(comm, scount, stype, rcount, rtype, root))
+KMPI_COLLECTIVE(Scatterv,
+                (const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+                 void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm),
+                (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm),
+                coll_scatterv(comm, scounts, stype, rcount, rtype, root))
+KMPI_COLLECTIVE(Allgather,
+                (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, MPI_Comm comm),
+                (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+                coll_every(kAllgather, comm, rcount, rtype))
+KMPI_COLLECTIVE(Allgatherv,
+                (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                 const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm),
+                (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm),
+                coll_allgatherv(comm, rcounts, rtype))
+KMPI_COLLECTIVE(Alltoall,
+                (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, MPI_Comm comm),
+                (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+                coll_every(kAlltoall, comm, rcount, rtype))
+KMPI_COLLECTIVE(Alltoallv,
+                (const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+                 void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+                 MPI_Comm comm),
+                (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
+                coll_alltoallv(comm, scounts, stype, rcounts, rtype, sbuf == MPI_IN_PLACE))
+KMPI_COLLECTIVE(Reduce_scatter,
+                (const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op,
+                 MPI_Comm comm),
+                (sbuf, rbuf, rcounts, type, op, comm), coll_reduce_scatter(comm, rcounts, type))
+KMPI_COLLECTIVE(Reduce_scatter_block,
+                (const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op,
+                 MPI_Comm comm),
+                (sbuf, rbuf, rcount, type, op, comm),
+                coll_every(kReduce_scatter_block, comm, rcount, type))
+KMPI_COLLECTIVE(Scan,
+                (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                 MPI_Comm comm),
+                (sbuf, rbuf, count, type, op, comm), coll_scan(kScan, comm, count, type))
+KMPI_COLLECTIVE(Exscan,
+                (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                 MPI_Comm comm),
+                (sbuf, rbuf, count, type, op, comm), coll_scan(kExscan, comm, count, type))
 
 // ---- communicators ------------------------------------------------------------------
 
