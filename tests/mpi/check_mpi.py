@@ -13,8 +13,11 @@ comment says it does.
   unset: the program's output and exit status are those of a run without
   the wrapper, and no MPI record is written.
 
+--libomp LIB: the program runs on LLVM's libomp instead (which loads its
+tool only at its first OpenMP call: the wrapper starts it in MPI_Init).
+
 First of all, each run proves it ran on Kite (every rank's meta names the
-runtime "kite ...").
+runtime "kite ..."), or on libomp when asked.
 """
 import argparse
 import os
@@ -80,6 +83,12 @@ def run(a, workdir, with_wrapper, with_tool, mpi_tool):
                OMPI_MCA_rmaps_base_oversubscribe="1", OMP_NUM_THREADS=str(a.threads),
                LD_LIBRARY_PATH=os.path.join(a.kite_build, "gomp") + ":" +
                os.path.join(a.kite_build, "llvm"))
+    preload = []
+    if a.libomp:
+        # LLVM's libomp in place of libgomp (as `kite --runtime libomp`): it
+        # loads its tool at its first OpenMP call, after MPI_Init.
+        env["LD_LIBRARY_PATH"] = os.path.dirname(a.libomp)
+        preload.append(a.libomp)
     if with_tool:
         env["OMP_TOOL_LIBRARIES"] = a.tool
         if "profile" in os.path.basename(a.tool):
@@ -90,7 +99,9 @@ def run(a, workdir, with_wrapper, with_tool, mpi_tool):
         if mpi_tool:
             env["KITE_MPI_TOOL_LIB"] = a.tool
     if with_wrapper:
-        env["LD_PRELOAD"] = a.wrapper
+        preload.append(a.wrapper)
+    if preload:
+        env["LD_PRELOAD"] = ":".join(preload)
     cmd = launch(a, env, raw)
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, timeout=a.timeout)
@@ -101,9 +112,11 @@ def ranks_of(raw, a):
     ranks = mpi_raw.load(raw)
     check(sorted(ranks) == list(range(a.np)),
           "one process's files per rank 0..%d (found ranks %s)" % (a.np - 1, sorted(ranks)))
-    ok = all(r.meta.get("runtime", "").startswith("kite ") for r in ranks.values())
-    if not check(ok and ranks, "every rank ran on Kite (meta runtime: %s)" %
-                 sorted({r.meta.get("runtime", "?") for r in ranks.values()})):
+    want = "LLVM OMP" if a.libomp else "kite "
+    ok = all(r.meta.get("runtime", "").startswith(want) for r in ranks.values())
+    if not check(ok and ranks, "every rank ran on %s (meta runtime: %s)" %
+                 ("LLVM's libomp" if a.libomp else "Kite",
+                  sorted({r.meta.get("runtime", "?") for r in ranks.values()}))):
         finish()
     return ranks
 
@@ -532,6 +545,7 @@ def main():
     ap.add_argument("--skew-ns", type=int, default=0)
     ap.add_argument("--mode", default="record", choices=["record", "passthrough"])
     ap.add_argument("--timeout", type=int, default=100)
+    ap.add_argument("--libomp", help="run on this LLVM libomp.so.5 instead of Kite")
     ap.add_argument("workdir")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)

@@ -29,6 +29,16 @@
 //                  (kAnyRank: none), b: bytes this rank sent, d: bytes it
 //                  received
 //
+// Bytes of a collective count pairwise transfers, the rank itself
+// included, so that over a communicator's ranks the bytes sent add up to
+// the bytes received: a bcast's root sends count*size to each of N ranks
+// (N*count*size) and every rank, the root too, receives count*size; a
+// reduce sends count*size from each rank, its root receives N times that;
+// allreduce, allgather, alltoall, reduce_scatter_block: N blocks each way;
+// gather(v)/scatter(v) as their counts say; scan: rank i receives i+1
+// blocks and sends N-i (exscan: i and N-1-i). Sends to and receives from
+// MPI_PROC_NULL are no messages: not recorded (nor their requests).
+//
 // kMpiEnter: sub: Call, c: the call site (the return address into the
 // program). kMpiLeave: sub: Call, u32: the MPI return code.
 //
@@ -37,7 +47,11 @@
 // communicator gets ((world rank of its rank 0) + 1) << 32 | (a counter
 // of that rank), told to its members by its rank 0 at creation. Point-to-
 // point messages match on (communicator, sender, receiver, tag) in order
-// (MPI's non-overtaking rule).
+// (MPI's non-overtaking rule). A communicator made by a call the wrappers
+// do not wrap (MPI_Cart_create, MPI_Comm_create_group, an
+// inter-communicator, ...) gets kUnseenBase | a 32-bit FNV-1a hash of its
+// members' world ranks at its first use (the same on every member, as no
+// message can be exchanged then), and its members in the meta likewise.
 //
 // The meta file gains (recorder.h append_meta, through kite_rec_meta):
 //   mpi=openmpi|mpich          the wrapper that ran
@@ -58,6 +72,8 @@
 //                              A time t of this rank is rank 0's
 //                              t + O(t), O interpolated linearly between
 //                              the two measurements (held outside them).
+//                              The clock is the recorder's (recorder.h
+//                              kite_rec_now_ns: with the test skew).
 #pragma once
 
 #include <cstdint>
@@ -68,6 +84,7 @@ constexpr uint32_t kAnyRank = 0xffffffffu;  // MPI_ANY_SOURCE, or no root
 constexpr uint64_t kAnyTag = ~uint64_t(0);  // MPI_ANY_TAG
 constexpr uint64_t kWorldComm = 0;
 constexpr uint64_t kSelfBase = uint64_t(0xffffffff) << 32;
+constexpr uint64_t kUnseenBase = uint64_t(0xfffffffe) << 32;
 
 // The wrapped calls. Append only: the numbers are in raw files.
 #define KITE_MPI_CALLS(X)                                                            \

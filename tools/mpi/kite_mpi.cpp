@@ -79,7 +79,7 @@ uint32_t comm_counter;  // this rank's communicators (it being their rank 0)
 // MPI_Comm_create_group, inter-communicators, ...) cannot agree on an id
 // by a message at first use: theirs is kUnseenBase | a hash of their
 // members (the same on every member). mpi_format.h says so.
-constexpr uint64_t kUnseenBase = uint64_t(0xfffffffe) << 32;
+using kite_mpi::kUnseenBase;
 
 // The members' world ranks (local group; remote group for an
 // inter-communicator). n = 0 on failure.
