@@ -454,21 +454,36 @@ def expect_collectives(a, ranks, iv):
     halves = [cid for cid, inst in others.items() if [c for c, r, p in inst] ==
               ["MPI_Allreduce", "MPI_Barrier"]]
     dups = [cid for cid, inst in others.items() if [c for c, r, p in inst] == ["MPI_Bcast"]]
+    pairs = [cid for cid, inst in others.items() if [c for c, r, p in inst] == ["MPI_Barrier"]]
+    check(len(pairs) == 1 and members[pairs[0]] == [0, 1],
+          "collectives: MPI_Comm_create's communicator has world ranks 0 and 1 (%s)" %
+          [members.get(c) for c in pairs])
     parity = sorted(tuple(members[c]) for c in halves)
     want_par = sorted(tuple(range(p, n, 2)) for p in (0, 1) if p < n)
     check(parity == want_par, "collectives: the split's two halves are the even and odd ranks "
           "(%s)" % parity)
     check(len(dups) == 1 and members[dups[0]] == list(range(n)) and others[dups[0]][0][1] == 1,
           "collectives: the dup has every rank and its bcast root is world rank 1")
-    ids = halves + dups
+    ids = halves + dups + pairs
     check(all(c >> 32 in range(1, n + 1) for c in ids) and len(set(ids)) == len(ids),
           "collectives: new communicators' ids are ((rank 0's world rank)+1)<<32 | n, distinct: %s"
           % [hex(c) for c in ids])
     per_rank = defaultdict(int)
     for rn, t, r in records(ranks, "kMpiCollective"):
         per_rank[rn] += 1
-    check(all(per_rank[r] == 12 for r in range(n)),
-          "collectives: 12 collective operations on every rank (%s)" % dict(per_rank))
+    check(all(per_rank[r] == (13 if r < 2 else 12) for r in range(n)),
+          "collectives: 13 collective operations on ranks 0 and 1, 12 on the others (%s)" %
+          dict(per_rank))
+    # The ring of MPI_Cart_create: not seen made; its id from its members.
+    matched = messages(a, ranks)
+    ring = {m[0] for m in matched if m[3] == 30}
+    check(len(ring) == 1 and next(iter(ring)) >> 32 == 0xfffffffe and
+          members.get(next(iter(ring))) == list(range(n)) and
+          all(sent_count(matched, r, (r + 1) % n, 30, 4, next(iter(ring))) == 1 for r in range(n)),
+          "collectives: the cartesian ring (made unwrapped) has an id kUnseenBase | hash, the "
+          "same on every rank, all ranks as members, and its %d messages match (%s)" %
+          (n, [hex(c) for c in ring]))
+    check(len(matched) == n, "collectives: no other point-to-point message (%d)" % len(matched))
 
 
 def expect_multiple(a, ranks, iv):

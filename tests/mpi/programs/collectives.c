@@ -17,10 +17,19 @@
  *   14 MPI_Comm_dup   world -> "dup"
  *   15 MPI_Bcast      dup, root 1, 1 int
  *   16 MPI_Comm_free  dup
- * So each rank records 12 kMpiCollective (9 on world, 2 on its half, 1 on
- * dup), the half's members are the world ranks of one parity, and both new
- * communicators have ids agreed by their members (mpi_format.h). Results
- * are checked; a wrong one exits 1. */
+ *   17 MPI_Comm_create world, group {0, 1} -> "pair" (MPI_COMM_NULL on the
+ *                    other ranks: nothing to agree there)
+ *   18 MPI_Barrier    pair (ranks 0 and 1 only), then MPI_Comm_free
+ *   19 MPI_Cart_create (not wrapped) world -> "ring", periodic, no reorder
+ *   20 MPI_Sendrecv   ring: 1 int (4 bytes) to the right, tag 30, from the
+ *                    left: a communicator the wrappers did not see made,
+ *                    id kUnseenBase | hash of its members, the same on
+ *                    every rank; then MPI_Comm_free
+ * So ranks 0 and 1 record 13 kMpiCollective, the others 12 (9 on world, 2
+ * on its half, 1 on dup, 1 on the pair), the half's members are the world
+ * ranks of one parity, the new communicators have ids agreed by their
+ * members (mpi_format.h), and N messages of 4 bytes go round the ring.
+ * Results are checked; a wrong one exits 1. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +108,29 @@ int main(int argc, char **argv) {
   MPI_Bcast(&v, 1, MPI_INT, 1, dup);
   if (v != 4242) FAIL("bcast on dup %d\n", v);
   MPI_Comm_free(&dup);
+  MPI_Group wg, pg;
+  int pair_ranks[2] = {0, 1};
+  MPI_Comm_group(MPI_COMM_WORLD, &wg);
+  MPI_Group_incl(wg, 2, pair_ranks, &pg);
+  MPI_Comm pair;
+  MPI_Comm_create(MPI_COMM_WORLD, pg, &pair);
+  if ((pair == MPI_COMM_NULL) != (rank > 1)) FAIL("comm_create gave rank %d %s\n", rank,
+                                                  pair == MPI_COMM_NULL ? "no comm" : "a comm");
+  if (pair != MPI_COMM_NULL) {
+    MPI_Barrier(pair);
+    MPI_Comm_free(&pair);
+  }
+  MPI_Group_free(&pg);
+  MPI_Group_free(&wg);
+  MPI_Comm ring;
+  int dims[1] = {n}, periods[1] = {1};
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+  int from = -1, left, right;
+  MPI_Cart_shift(ring, 0, 1, &left, &right);
+  MPI_Sendrecv(&rank, 1, MPI_INT, right, 30, &from, 1, MPI_INT, left, 30, ring,
+               MPI_STATUS_IGNORE);
+  if (from != left) FAIL("ring: got %d from %d\n", from, left);
+  MPI_Comm_free(&ring);
   printf("collectives: rank %d of %d done\n", rank, n);
   MPI_Finalize();
   return 0;
