@@ -127,7 +127,7 @@ void Process::find_threads() {
   closedir(d);
   std::sort(threads_.begin(), threads_.end(),
             [](const ThreadFile &a, const ThreadFile &b) { return a.index < b.index; });
-  origin_ = strtoull(meta_["start_ns"].c_str(), nullptr, 10);
+  origin_ = align_(strtoull(meta_["start_ns"].c_str(), nullptr, 10));
   uint64_t first = UINT64_MAX;
   for (size_t i = 0; i < threads_.size(); ++i) {
     ThreadFile &tf = threads_[i];
@@ -142,7 +142,7 @@ void Process::find_threads() {
     for (int k = 0; k < 4; ++k) {
       const Record *r = in.next();
       if (!r) break;
-      first = std::min(first, r->time);
+      first = std::min(first, align_(r->time));
       if (r->kind == kHeader) {
         if (r->u32 != kMagic || r->c != kVersion)
           die(tf.path + " was not written by this version of libkite-trace.so");
@@ -153,34 +153,41 @@ void Process::find_threads() {
     }
   }
   if (first != UINT64_MAX && (origin_ == 0 || first < origin_)) origin_ = first;
+  // The ranks of a job share one time line: the earliest rank's start.
+  if (out_.mpi && out_.origin) {
+    out_.first = std::min(out_.first, origin_);
+    origin_ = out_.origin;
+  } else {
+    out_.origin = origin_;
+  }
 }
 
 void Process::open_outputs() {
+  json_ = out_.json.get();
+  perfetto_ = out_.perfetto.get();
+  archive_ = out_.archive;
   std::string exe = meta_["exe"];
   std::string process_name = exe.substr(exe.rfind('/') + 1) + " (" + meta_["runtime"] + ")";
+  if (world_rank_ >= 0) process_name = "rank " + std::to_string(world_rank_);
   auto thread_name = [](const ThreadFile &tf) {
     const char *type = tf.type == ompt_thread_initial ? "initial" :
                        tf.type == ompt_thread_worker ? "worker" : "other";
     return "OpenMP thread " + std::to_string(tf.index) + " (" + type + ", tid " +
            std::to_string(tf.tid) + ")";
   };
-  if (formats_.perfetto) {
-    std::string path = out_base_ + ".perfetto-trace";
-    perfetto_ = std::make_unique<PerfettoOut>(path);
-    if (!perfetto_->ok()) die("cannot write " + path + ": " + strerror(errno));
-    outputs.push_back(path);
+  if (perfetto_) {
     perfetto_->process(pid_, process_name);
     for (size_t i = 0; i < threads_.size(); ++i)
       states_[i].seq = perfetto_->thread_track(threads_[i].tid, thread_name(threads_[i]));
   }
-  if (formats_.json) {
-    std::string path = out_base_ + ".json";
-    json_ = std::make_unique<JsonOut>(path);
-    if (!json_->ok()) die("cannot write " + path + ": " + strerror(errno));
-    outputs.push_back(path);
+  if (json_) {
     json_->event("{\"ph\":\"M\",\"pid\":" + std::to_string(pid_) +
                  ",\"name\":\"process_name\",\"args\":{\"name\":\"" + json_escape(process_name) +
                  "\"}}");
+    if (world_rank_ >= 0)
+      json_->event("{\"ph\":\"M\",\"pid\":" + std::to_string(pid_) +
+                   ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" +
+                   std::to_string(world_rank_) + "}}");
     for (const ThreadFile &tf : threads_) {
       json_->event("{\"ph\":\"M\",\"pid\":" + std::to_string(pid_) + ",\"tid\":" +
                    std::to_string(tf.tid) + ",\"name\":\"thread_name\",\"args\":{\"name\":\"" +
@@ -191,46 +198,216 @@ void Process::open_outputs() {
                    std::to_string(tf.index) + "}}");
     }
   }
-  if (formats_.otf2) {
-    std::string dir = out_base_ + ".otf2";
-    archive_ = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunkBytes,
-                                 kChunkBytes, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-    if (!archive_) die("cannot create the OTF2 archive " + dir);
-    otf2_check(OTF2_Archive_SetFlushCallbacks(archive_, &flush_callbacks, nullptr), "flush");
-    otf2_check(OTF2_Archive_SetMemoryCallbacks(archive_, &memory_callbacks, nullptr), "memory");
-    otf2_check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "collectives");
-    otf2_check(OTF2_Archive_SetCreator(archive_, "kite trace"), "creator");
-    otf2_check(OTF2_Archive_OpenEvtFiles(archive_), "open event files");
-    outputs.push_back(dir + "/traces.otf2");
+  location_base_ = out_.next_location;
+  out_.next_location += threads_.size();
+  team_comm_ = out_.new_comm();
+  if (archive_)
     for (size_t i = 0; i < threads_.size(); ++i)
-      states_[i].evt = OTF2_Archive_GetEvtWriter(archive_, threads_[i].rank);
+      states_[i].evt = OTF2_Archive_GetEvtWriter(archive_, location_base_ + threads_[i].rank);
+}
+
+// What this process adds to the OTF2 definitions: its location group (a
+// process: its world rank under MPI), its threads and device lanes, its
+// OpenMP team.
+void Process::close_outputs() {
+  if (archive_)
+    for (DeviceLane &l : device_lanes_)
+      if (l.evt) otf2_check(OTF2_Archive_CloseEvtWriter(archive_, l.evt), "close event writer");
+  out_.first = std::min(out_.first, origin_);
+  out_.last = std::max(out_.last, last_);
+  uint32_t group = world_rank_ >= 0 ? uint32_t(world_rank_) : uint32_t(out_.location_groups.size());
+  location_group_ = group;
+  Output::LocationGroup pg;
+  pg.name = "process " + std::to_string(pid_);
+  if (world_rank_ >= 0) {
+    std::string host = meta_["mpi_host"];
+    pg.host = host.empty() ? "localhost" : host;
+    pg.name = "rank " + std::to_string(world_rank_) + " (" + pg.host + ", pid " + std::to_string(pid_) + ")";
+    pg.world_rank = uint32_t(world_rank_);
+  } else if (!meta_["rank"].empty()) {
+    pg.name = "rank " + meta_["rank"] + " (pid " + std::to_string(pid_) + ")";
+  }
+  pg.type = OTF2_LOCATION_GROUP_TYPE_PROCESS;
+  pg.creator = OTF2_UNDEFINED_LOCATION_GROUP;
+  out_.location_group(pg, group);
+  std::vector<uint64_t> members;
+  for (const ThreadFile &tf : threads_) {
+    std::string n = "OpenMP thread " + std::to_string(tf.index) + " (tid " + std::to_string(tf.tid) + ")";
+    out_.location({location_base_ + tf.rank, n, OTF2_LOCATION_TYPE_CPU_THREAD,
+                   states_[tf.rank].evt_count, group});
+    members.push_back(location_base_ + tf.rank);
+  }
+  out_.openmp_team(world_rank_ >= 0 ? "OpenMP team of rank " + std::to_string(world_rank_)
+                                    : std::string("OpenMP process team"),
+                   members, team_comm_);
+  // Devices: one accelerator location group per device, created by the
+  // process, with a stream per lane.
+  std::map<uint32_t, uint32_t> device_group;
+  for (const DeviceLane &l : device_lanes_) {
+    if (!device_group.count(l.device)) {
+      Output::LocationGroup dg;
+      dg.name = "device " + std::to_string(l.device) + " (OMPT device tracing)";
+      if (world_rank_ >= 0) dg.name += " of rank " + std::to_string(world_rank_);
+      dg.host = pg.host;
+      dg.type = OTF2_LOCATION_GROUP_TYPE_ACCELERATOR;
+      dg.creator = group;
+      device_group[l.device] = out_.location_group(dg, UINT32_MAX);
+    }
+    std::string n = "device " + std::to_string(l.device) +
+                    (l.lane ? " lane " + std::to_string(l.lane) : std::string());
+    out_.location({l.location, n, OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, l.events,
+                   device_group[l.device]});
+  }
+  out_.next_location = std::max<uint64_t>(out_.next_location, location_base_ + threads_.size() +
+                                                                  device_lanes_.size());
+}
+
+void Output::open() {
+  if (formats_.perfetto) {
+    std::string path = base_ + ".perfetto-trace";
+    perfetto = std::make_unique<PerfettoOut>(path);
+    if (!perfetto->ok()) die("cannot write " + path + ": " + strerror(errno));
+    paths.push_back(path);
+  }
+  if (formats_.json) {
+    std::string path = base_ + ".json";
+    json = std::make_unique<JsonOut>(path);
+    if (!json->ok()) die("cannot write " + path + ": " + strerror(errno));
+    paths.push_back(path);
+  }
+  if (formats_.otf2) {
+    std::string dir = base_ + ".otf2";
+    archive = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, kChunkBytes,
+                                kChunkBytes, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!archive) die("cannot create the OTF2 archive " + dir);
+    otf2_check(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, nullptr), "flush");
+    otf2_check(OTF2_Archive_SetMemoryCallbacks(archive, &memory_callbacks, nullptr), "memory");
+    otf2_check(OTF2_Archive_SetSerialCollectiveCallbacks(archive), "collectives");
+    otf2_check(OTF2_Archive_SetCreator(archive, "kite trace"), "creator");
+    otf2_check(OTF2_Archive_OpenEvtFiles(archive), "open event files");
+    paths.push_back(dir + "/traces.otf2");
   }
 }
 
-void Process::close_outputs() {
-  if (archive_) {
-    for (DeviceLane &l : device_lanes_)
-      if (l.evt) otf2_check(OTF2_Archive_CloseEvtWriter(archive_, l.evt), "close event writer");
-    otf2_check(OTF2_Archive_CloseEvtFiles(archive_), "close event files");
-    otf2_check(OTF2_Archive_OpenDefFiles(archive_), "open definition files");
-    for (const ThreadFile &tf : threads_) {
-      OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive_, tf.rank);
-      otf2_check(OTF2_Archive_CloseDefWriter(archive_, dw), "close definition writer");
+void Output::close() {
+  if (archive) {
+    otf2_check(OTF2_Archive_CloseEvtFiles(archive), "close event files");
+    otf2_check(OTF2_Archive_OpenDefFiles(archive), "open definition files");
+    for (const Location &l : locations_) {
+      OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive, l.ref);
+      otf2_check(OTF2_Archive_CloseDefWriter(archive, dw), "close definition writer");
     }
-    for (const DeviceLane &l : device_lanes_) {
-      OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(archive_, l.location);
-      otf2_check(OTF2_Archive_CloseDefWriter(archive_, dw), "close definition writer");
+    otf2_check(OTF2_Archive_CloseDefFiles(archive), "close definition files");
+    write_defs();
+    otf2_check(OTF2_Archive_Close(archive), "close archive");
+    archive = nullptr;
+  }
+  if (perfetto && !perfetto->close()) die("cannot write " + base_ + ".perfetto-trace");
+  if (json && !json->close()) die("cannot write " + base_ + ".json");
+}
+
+uint32_t Output::region(const Otf2Region &r) {
+  auto it = region_index_.find(r);
+  if (it != region_index_.end()) return it->second;
+  uint32_t ref = uint32_t(regions_.size());
+  regions_.push_back(r);
+  region_index_.emplace(r, ref);
+  return ref;
+}
+
+uint32_t Output::location_group(const LocationGroup &g, uint32_t ref) {
+  if (ref == UINT32_MAX) {  // a device's: after every process's (world ranks come first)
+    ref = mpi ? mpi->world_size : 0;
+    while (location_groups.count(ref)) ++ref;
+  }
+  location_groups[ref] = g;
+  return ref;
+}
+
+void Output::openmp_team(const std::string &name, const std::vector<uint64_t> &locations,
+                         uint32_t comm) {
+  teams_.push_back({name, locations, comm});
+}
+
+uint32_t Output::str(const std::string &s) {
+  auto it = strings_.find(s);
+  if (it != strings_.end()) return it->second;
+  uint32_t ref = uint32_t(strings_.size());
+  strings_.emplace(s, ref);
+  otf2_check(OTF2_GlobalDefWriter_WriteString(defs_, ref, s.c_str()), "string");
+  return ref;
+}
+
+void Output::write_defs() {
+  OTF2_GlobalDefWriter *g = defs_ = OTF2_Archive_GetGlobalDefWriter(archive);
+  if (!g) die("OTF2: no global definition writer");
+  uint64_t offset = std::min(origin, first);
+  otf2_check(OTF2_GlobalDefWriter_WriteClockProperties(
+                 g, 1000000000, offset, last > offset ? last - offset + 1 : 1,
+                 OTF2_UNDEFINED_TIMESTAMP),
+             "clock properties");
+  uint32_t empty = str("");
+  // The system tree: one node, or under an MPI job a node per host.
+  otf2_check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, str(mpi ? "job" : "node"),
+                                                      str(mpi ? "machine" : "node"),
+                                                      OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+             "system tree");
+  std::map<std::string, uint32_t> hosts;
+  for (const auto &kv : location_groups) {
+    if (kv.second.host.empty() || hosts.count(kv.second.host)) continue;
+    uint32_t ref = uint32_t(hosts.size() + 1);
+    hosts[kv.second.host] = ref;
+    otf2_check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, ref, str(kv.second.host), str("node"), 0),
+               "system tree node");
+  }
+  for (const auto &kv : location_groups) {
+    const LocationGroup &lg = kv.second;
+    uint32_t node = lg.host.empty() ? 0 : hosts[lg.host];
+    otf2_check(OTF2_GlobalDefWriter_WriteLocationGroup(g, kv.first, str(lg.name), lg.type, node,
+                                                       lg.creator),
+               "location group");
+  }
+  for (const Location &l : locations_)
+    otf2_check(OTF2_GlobalDefWriter_WriteLocation(g, l.ref, str(l.name), l.type, l.events, l.group),
+               "location");
+  // OpenMP: the threads of every process (COMM_LOCATIONS), each process's
+  // team a group of them (COMM_GROUP, by index) and a comm: tasks are named
+  // by (team, creating thread, generation), the creating thread its index
+  // in the team.
+  uint32_t next_group = 0;
+  if (!teams_.empty()) {
+    std::vector<uint64_t> all;
+    for (const Team &t : teams_) all.insert(all.end(), t.locations.begin(), t.locations.end());
+    uint32_t locations_group = next_group++;
+    otf2_check(OTF2_GlobalDefWriter_WriteGroup(g, locations_group, str("OpenMP threads"),
+                                               OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP,
+                                               OTF2_GROUP_FLAG_NONE, uint32_t(all.size()),
+                                               all.data()),
+               "locations group");
+    uint64_t index = 0;
+    for (const Team &t : teams_) {
+      std::vector<uint64_t> members;
+      for (size_t i = 0; i < t.locations.size(); ++i) members.push_back(index++);
+      uint32_t ref = next_group++;
+      otf2_check(OTF2_GlobalDefWriter_WriteGroup(g, ref, str(t.name), OTF2_GROUP_TYPE_COMM_GROUP,
+                                                 OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
+                                                 uint32_t(members.size()), members.data()),
+                 "team group");
+      otf2_check(OTF2_GlobalDefWriter_WriteComm(g, t.comm, str(t.name), ref, OTF2_UNDEFINED_COMM,
+                                                OTF2_COMM_FLAG_NONE),
+                 "comm");
     }
-    otf2_check(OTF2_Archive_CloseDefFiles(archive_), "close definition files");
-    write_otf2_defs();
-    otf2_check(OTF2_Archive_Close(archive_), "close archive");
-    archive_ = nullptr;
   }
-  if (perfetto_) {
-    perfetto_bytes = perfetto_->bytes();
-    if (!perfetto_->close()) die("cannot write " + out_base_ + ".perfetto-trace");
+  if (mpi) mpi->write_defs(g, *this, next_group);
+  for (size_t i = 0; i < regions_.size(); ++i) {
+    const Otf2Region &r = regions_[i];
+    uint32_t name = str(r.name);
+    otf2_check(OTF2_GlobalDefWriter_WriteRegion(g, uint32_t(i), name, name, str(r.desc), r.role,
+                                                r.paradigm, OTF2_REGION_FLAG_NONE,
+                                                r.file.empty() ? empty : str(r.file), r.line,
+                                                r.line),
+               "region");
   }
-  if (json_ && !json_->close()) die("cannot write " + out_base_ + ".json");
 }
 
 // On stderr, for conversions longer than 2 s: a line that rewrites itself
@@ -254,6 +431,11 @@ void Process::convert() {
   window_bytes_ = strtoull(meta_["window_bytes"].c_str(), nullptr, 10);
   runtime_module_ = meta_["runtime_module"];
   clock_ = TimeMap::from_meta(meta_);
+  if (out_.mpi) {
+    world_rank_ = atoi((meta_.count("mpi_world_rank") ? meta_["mpi_world_rank"] : meta_["rank"]).c_str());
+    auto it = out_.mpi->ranks.find(uint32_t(world_rank_));
+    if (it != out_.mpi->ranks.end()) align_ = it->second.align;
+  }
   read_window();
   if (window_bytes_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");
   sym_ = std::make_unique<Symbolizer>(raw_dir_ + "/" + stem_ + ".maps");
@@ -279,6 +461,7 @@ void Process::convert() {
     ts.in = std::make_unique<RecordReader>(threads_[i].path, window_bytes_, clock_);
     if (const Record *r = ts.in->next()) {
       ts.next = *r;
+      ts.next.time = align_(ts.next.time);
       heads.emplace(ts.next.time, uint32_t(i));
     } else {
       finish_thread(ts);
@@ -301,6 +484,7 @@ void Process::convert() {
         break;
       }
       ts.next = *r;
+      ts.next.time = align_(ts.next.time);
       if (ts.next.time > limit) {
         heads.emplace(ts.next.time, i);
         break;
@@ -313,97 +497,9 @@ void Process::convert() {
   convert_seconds = now_s() - t0;
 }
 
-void Process::write_otf2_defs() {
-  OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive_);
-  if (!g) die("OTF2: no global definition writer");
-  std::vector<std::string> strings;
-  std::map<std::string, uint32_t> string_ref;
-  auto str = [&](const std::string &s) {
-    auto it = string_ref.find(s);
-    if (it != string_ref.end()) return it->second;
-    uint32_t ref = uint32_t(strings.size());
-    strings.push_back(s);
-    string_ref.emplace(s, ref);
-    otf2_check(OTF2_GlobalDefWriter_WriteString(g, ref, s.c_str()), "string");
-    return ref;
-  };
-  otf2_check(OTF2_GlobalDefWriter_WriteClockProperties(
-                 g, 1000000000, origin_, last_ > origin_ ? last_ - origin_ + 1 : 1,
-                 OTF2_UNDEFINED_TIMESTAMP),
-             "clock properties");
-  uint32_t empty = str("");
-  otf2_check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, str("node"), str("node"),
-                                                      OTF2_UNDEFINED_SYSTEM_TREE_NODE),
-             "system tree");
-  std::string pname = "process " + std::to_string(pid_);
-  if (!meta_["rank"].empty()) pname = "rank " + meta_["rank"] + " (pid " + std::to_string(pid_) + ")";
-  otf2_check(OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, str(pname),
-                                                     OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
-                                                     OTF2_UNDEFINED_LOCATION_GROUP),
-             "location group");
-  std::vector<uint64_t> members;
-  for (const ThreadFile &tf : threads_) {
-    std::string n = "OpenMP thread " + std::to_string(tf.index) + " (tid " + std::to_string(tf.tid) + ")";
-    otf2_check(OTF2_GlobalDefWriter_WriteLocation(g, tf.rank, str(n), OTF2_LOCATION_TYPE_CPU_THREAD,
-                                                  states_[tf.rank].evt_count, 0),
-               "location");
-    members.push_back(tf.rank);
-  }
-  // Tasks are named by (thread team, creating thread, generation): one team
-  // holding every thread; the creating thread is the task id's thread.
-  otf2_check(OTF2_GlobalDefWriter_WriteGroup(g, 0, str("OpenMP threads"),
-                                             OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP,
-                                             OTF2_GROUP_FLAG_NONE, uint32_t(members.size()),
-                                             members.data()),
-             "locations group");
-  otf2_check(OTF2_GlobalDefWriter_WriteGroup(g, 1, str("OpenMP team"), OTF2_GROUP_TYPE_COMM_GROUP,
-                                             OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
-                                             uint32_t(members.size()), members.data()),
-             "team group");
-  otf2_check(OTF2_GlobalDefWriter_WriteComm(g, 0, str("OpenMP process team"), 1,
-                                            OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
-             "comm");
-  // Devices: one accelerator location group per device, created by the
-  // process, with a stream per lane.
-  std::map<uint32_t, uint32_t> device_group;
-  for (const DeviceLane &l : device_lanes_) {
-    if (!device_group.count(l.device)) {
-      uint32_t ref = uint32_t(1 + device_group.size());
-      device_group[l.device] = ref;
-      otf2_check(OTF2_GlobalDefWriter_WriteLocationGroup(
-                     g, ref, str("device " + std::to_string(l.device) + " (OMPT device tracing)"),
-                     OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, 0, 0),
-                 "device location group");
-    }
-    std::string n = "device " + std::to_string(l.device) +
-                    (l.lane ? " lane " + std::to_string(l.lane) : std::string());
-    otf2_check(OTF2_GlobalDefWriter_WriteLocation(g, l.location, str(n),
-                                                  OTF2_LOCATION_TYPE_ACCELERATOR_STREAM, l.events,
-                                                  device_group[l.device]),
-               "device location");
-  }
-  for (size_t i = 0; i < sites_.size(); ++i) {
-    const Site &r = sites_[i];
-    uint32_t file = empty, line = 0;
-    std::string desc;
-    if (r.codeptr) {
-      const SourceLocation &loc = sym_->resolve(r.codeptr);
-      if (!loc.file.empty()) file = str(loc.file);
-      line = uint32_t(loc.line);
-      desc = loc.function;
-      if (!loc.inlined.empty()) desc += " [" + loc.inlined + "]";
-    }
-    uint32_t name = str(r.name);
-    otf2_check(OTF2_GlobalDefWriter_WriteRegion(g, uint32_t(i), name, name, str(desc), r.role,
-                                                OTF2_PARADIGM_OPENMP, OTF2_REGION_FLAG_NONE, file,
-                                                line, line),
-               "region");
-  }
-}
-
 void Process::print_summary(FILE *out) const {
-  uint64_t start = strtoull(meta_.count("start_ns") ? meta_.at("start_ns").c_str() : "0", nullptr, 10);
-  uint64_t end = meta_.count("end_ns") ? strtoull(meta_.at("end_ns").c_str(), nullptr, 10) : last_;
+  uint64_t start = align_(strtoull(meta_.count("start_ns") ? meta_.at("start_ns").c_str() : "0", nullptr, 10));
+  uint64_t end = meta_.count("end_ns") ? align_(strtoull(meta_.at("end_ns").c_str(), nullptr, 10)) : last_;
   if (!start) start = origin_;
   double wall = end > start ? double(end - start) / 1e9 : 0;
   const std::string &rank = meta_.count("rank") ? meta_.at("rank") : std::string();
@@ -471,9 +567,15 @@ void Process::print_summary(FILE *out) const {
 void Process::write_summary_json(const std::string &path) const {
   FILE *f = fopen(path.c_str(), "we");
   if (!f) die("cannot write " + path);
+  write_summary_object(f);
+  fprintf(f, "\n");
+  if (fclose(f) != 0) die("cannot write " + path);
+}
+
+void Process::write_summary_object(FILE *f) const {
   auto m = [&](const char *k) { return meta_.count(k) ? meta_.at(k) : std::string(); };
-  uint64_t start = strtoull(m("start_ns").c_str(), nullptr, 10);
-  uint64_t end = meta_.count("end_ns") ? strtoull(m("end_ns").c_str(), nullptr, 10) : last_;
+  uint64_t start = align_(strtoull(m("start_ns").c_str(), nullptr, 10));
+  uint64_t end = meta_.count("end_ns") ? align_(strtoull(m("end_ns").c_str(), nullptr, 10)) : last_;
   fprintf(f,
           "{\"format\":\"kite-trace-summary\",\"version\":1,\"pid\":%d,\"rank\":\"%s\","
           "\"exe\":\"%s\",\"runtime\":\"%s\",\"finalized\":%s,\"wall_ns\":%" PRIu64
@@ -514,9 +616,14 @@ void Process::write_summary_json(const std::string &path) const {
     sep = ",";
   }
   fprintf(f, "]");
+  if (stats_.mpi_calls)
+    fprintf(f,
+            ",\"mpi\":{\"world_rank\":%d,\"calls\":%" PRIu64 ",\"ns\":%" PRIu64
+            ",\"sends\":%" PRIu64 ",\"receives\":%" PRIu64 ",\"collectives\":%" PRIu64 "}",
+            world_rank_, stats_.mpi_calls, stats_.mpi_ns, stats_.mpi_sends, stats_.mpi_receives,
+            stats_.mpi_collectives);
   write_filter_json(f);
-  fprintf(f, "}\n");
-  fclose(f);
+  fprintf(f, "}");
 }
 
 namespace {
@@ -529,8 +636,11 @@ namespace {
           "Perfetto's protobuf format), OUTDIR/<name>.json (json: Perfetto / Chrome trace\n"
           "events) and OUTDIR/<name>.summary.json; prints each process's summary\n"
           "(not with --quiet). Default formats: otf2,perfetto.\n"
-          "<name> is trace, rank<R> under an MPI launcher, plus -pid<P> when several\n"
-          "processes share a name. Exit status 3: RAWDIR holds no process's trace.\n");
+          "The ranks of an MPI job (processes whose meta names a rank) become ONE\n"
+          "trace named trace, on rank 0's clock, their messages matched; with --rank R\n"
+          "only rank R is converted, named rank<R>. Other processes are named trace,\n"
+          "plus -pid<P> when several share a name.\n"
+          "Exit status 3: RAWDIR holds no process's trace.\n");
   exit(status);
 }
 
@@ -589,7 +699,7 @@ int main(int argc, char **argv) {
     Stem s;
     s.stem = n.substr(0, n.size() - 5);
     auto meta = read_meta(raw + "/" + n);
-    s.rank = meta["rank"];
+    s.rank = meta.count("mpi_world_rank") ? meta["mpi_world_rank"] : meta["rank"];
     s.start = strtoull(meta["start_ns"].c_str(), nullptr, 10);
     if (rank_given && s.rank != only_rank) continue;
     stems.push_back(s);
@@ -597,20 +707,114 @@ int main(int argc, char **argv) {
   closedir(d);
   if (stems.empty()) return 3;
   std::sort(stems.begin(), stems.end(), [](const Stem &a, const Stem &b) { return a.start < b.start; });
+  mkdir(out.c_str(), 0755);
+
+  // The ranks of an MPI job: one output, rank after rank.
+  std::vector<Stem> ranked, alone;
+  for (const Stem &s : stems) (s.rank.empty() || rank_given ? alone : ranked).push_back(s);
+  MpiJob job;
+  if (!ranked.empty()) {
+    std::vector<std::string> names;
+    for (const Stem &s : ranked) names.push_back(s.stem);
+    std::string why;
+    if (!job.read(raw, names, why)) {
+      fprintf(stderr, "kite-trace-convert: the ranks in %s are not merged: %s; each is converted "
+                      "on its own\n", raw.c_str(), why.c_str());
+      alone.insert(alone.end(), ranked.begin(), ranked.end());
+      ranked.clear();
+    }
+  }
+  bool merged_trace = !ranked.empty();
+  if (merged_trace) {
+    double t0 = now_s();
+    Output o(out + "/trace", formats);
+    o.mpi = &job;
+    // Time 0: the earliest start of a rank, on rank 0's clock.
+    o.origin = UINT64_MAX;
+    for (const auto &kv : job.ranks) {
+      auto meta = read_meta(raw + "/" + kv.second.stem + ".meta");
+      uint64_t start = kv.second.align(strtoull(meta["start_ns"].c_str(), nullptr, 10));
+      o.origin = std::min(o.origin, start);
+    }
+    o.open();
+    std::vector<std::unique_ptr<Process>> done;
+    uint64_t events = 0;
+    FILE *summary = fopen((out + "/trace.summary.json").c_str(), "we");
+    if (!summary) die("cannot write " + out + "/trace.summary.json");
+    fprintf(summary, "{\"format\":\"kite-trace-summary\",\"version\":1,\"job\":true,\"ranks\":[");
+    const char *sep = "";
+    for (auto &kv : job.ranks) {
+      Process p(raw, kv.second.stem, o);
+      p.convert();
+      kv.second.converted = true;
+      events += p.events();
+      fputs(sep, summary);
+      sep = ",";
+      p.write_summary_object(summary);
+      if (!quiet) p.print_summary(stdout);
+    }
+    o.close();
+    uint64_t matched = 0, lost_sends = 0, lost_receives = 0;
+    job.matches(matched, lost_sends, lost_receives);
+    fprintf(summary,
+            "],\"world_size\":%u,\"ranks_merged\":%zu,\"events\":%" PRIu64
+            ",\"messages\":{\"matched\":%" PRIu64 ",\"unmatched_sends\":%" PRIu64
+            ",\"unmatched_receives\":%" PRIu64 "},\"clock_corrections\":[",
+            job.world_size, job.ranks.size(), events, matched, lost_sends, lost_receives);
+    sep = "";
+    for (const auto &kv : job.ranks) {
+      const ClockAlign &c = kv.second.align;
+      if (!c.shift) continue;
+      fprintf(summary,
+              "%s{\"rank\":%u,\"offset_init_ns\":%" PRId64 ",\"uncertainty_init_ns\":%" PRIu64,
+              sep, kv.first, c.o0, c.e0);
+      if (c.two)
+        fprintf(summary, ",\"offset_final_ns\":%" PRId64 ",\"uncertainty_final_ns\":%" PRIu64,
+                c.o1, c.e1);
+      fprintf(summary, "}");
+      sep = ",";
+    }
+    fprintf(summary, "]}\n");
+    if (fclose(summary) != 0) die("cannot write " + out + "/trace.summary.json");
+    if (!quiet) {
+      fprintf(stderr,
+              "kite-trace-convert: merged %zu rank%s of %u into %s/trace: %" PRIu64
+              " events, %" PRIu64 " MPI message%s matched, %" PRIu64 " unmatched (%" PRIu64
+              " sends without a receive, %" PRIu64 " receives without a send), %.2f s\n",
+              job.ranks.size(), job.ranks.size() == 1 ? "" : "s", job.world_size, out.c_str(),
+              events, matched, matched == 1 ? "" : "s", lost_sends + lost_receives, lost_sends,
+              lost_receives, now_s() - t0);
+      if (job.unknown_peers)
+        fprintf(stderr, "kite-trace-convert: %" PRIu64 " peers not in their communicator's "
+                        "member list (OTF2 says them undefined)\n", job.unknown_peers);
+      for (const std::string &n : job.clock_notes)
+        fprintf(stderr, "kite-trace-convert: %s\n", n.c_str());
+      for (const std::string &p : o.paths) printf("  wrote %s\n", p.c_str());
+      printf("  wrote %s/trace.summary.json\n", out.c_str());
+    }
+  }
+
   std::map<std::string, int> seen;
-  for (Stem &s : stems) {
+  if (merged_trace) seen["trace"] = 1;
+  for (Stem &s : alone) {
     std::string base = s.rank.empty() ? "trace" : "rank" + s.rank;
     if (seen[base]++) base += "-" + s.stem.substr(s.stem.rfind("pid"));
     s.base = base;
   }
-  mkdir(out.c_str(), 0755);
-  for (const Stem &s : stems) {
-    Process p(raw, s.stem, out + "/" + s.base, formats);
+  for (const Stem &s : alone) {
+    Output o(out + "/" + s.base, formats);
+    // A rank on its own (--rank): its MPI records on its own clock.
+    MpiJob single;
+    std::string why;
+    if (!s.rank.empty() && single.read(raw, {s.stem}, why)) o.mpi = &single;
+    o.open();
+    Process p(raw, s.stem, o);
     p.convert();
+    o.close();
     p.write_summary_json(out + "/" + s.base + ".summary.json");
     if (quiet) continue;
     p.print_summary(stdout);
-    for (const std::string &o : p.outputs) printf("  wrote %s\n", o.c_str());
+    for (const std::string &path : o.paths) printf("  wrote %s\n", path.c_str());
   }
   return 0;
 }

@@ -13,10 +13,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
 #include "json_out.h"
+#include "mpi_format.h"
 #include "perfetto_out.h"
 #include "raw_format.h"
 #include "reader.h"
@@ -49,7 +51,7 @@ struct ThreadFile {
 // Slices the converter keeps open per thread.
 enum SliceKind : uint8_t {
   sParallel, sImplicit, sInitial, sWork, sChunk, sSync, sWait, sReduction, sTask, sMutexWait,
-  sMutexHold, sMasked, sTarget, sDataOp, sCreate, sDevice
+  sMutexHold, sMasked, sTarget, sDataOp, sCreate, sDevice, sMpi
 };
 
 // What a slice's name and source location are made of: its kind, a
@@ -104,6 +106,7 @@ struct Stats {
              other_ops = 0;
   };
   std::map<uint32_t, Dev> devices;
+  uint64_t mpi_calls = 0, mpi_ns = 0, mpi_sends = 0, mpi_receives = 0, mpi_collectives = 0;
 };
 
 // One thread while the merge reads it.
@@ -116,22 +119,175 @@ struct ThreadState {
   OTF2_EvtWriter *evt = nullptr;
   uint64_t evt_count = 0;
   uint32_t seq = 0;  // Perfetto sequence
+  // The MPI call open on this thread (the wrappers record the outermost
+  // only, so there is at most one). Its Perfetto begin waits for the
+  // messages recorded inside it: a send's flow starts at the begin.
+  struct MpiCall {
+    bool begin_written = true;
+    bool collective_begun = false, collective_ended = false;
+    unsigned messages = 0;
+    uint64_t comm = 0, peer = kite_mpi::kAnyRank, tag = 0, bytes = 0, received = 0;
+    uint64_t root = kite_mpi::kAnyRank;
+    std::vector<uint64_t> flows_out, flows_in;
+    size_t flows_written = 0;  // flows_out on the Perfetto begin
+  } mpi;
 };
 
 struct Formats {
   bool otf2 = true, perfetto = true, json = false;
 };
 
+// An OTF2 region, as the global definitions say it.
+struct Otf2Region {
+  std::string name, desc, file;
+  uint32_t line = 0;
+  OTF2_RegionRole role = OTF2_REGION_ROLE_UNKNOWN;
+  OTF2_Paradigm paradigm = OTF2_PARADIGM_OPENMP;
+  bool operator<(const Otf2Region &o) const {
+    return std::tie(name, desc, file, line, role, paradigm) <
+           std::tie(o.name, o.desc, o.file, o.line, o.role, o.paradigm);
+  }
+};
+
+// Clock alignment of one rank to rank 0's clock (mpi_format.h): t + O(t),
+// O interpolated between the offsets measured at MPI_Init and
+// MPI_Finalize, held constant outside them.
+struct ClockAlign {
+  bool shift = false;
+  int64_t l0 = 0, o0 = 0, l1 = 0, o1 = 0;
+  uint64_t e0 = 0, e1 = 0;
+  bool two = false;
+  uint64_t operator()(uint64_t t) const {
+    if (!shift) return t;
+    int64_t o = o0;
+    if (two && l1 != l0) {
+      int64_t x = int64_t(t);
+      if (x >= l1)
+        o = o1;
+      else if (x > l0)
+        o = o0 + int64_t(double(o1 - o0) * double(x - l0) / double(l1 - l0));
+    }
+    return uint64_t(int64_t(t) + o);
+  }
+};
+
+class Output;
+
+// The ranks of an MPI job merged into one output: their clocks, their
+// communicators and the matching of their messages (convert_mpi.cpp).
+class MpiJob {
+ public:
+  struct Rank {
+    std::string stem, host, domain;
+    int pid = 0;
+    bool finalized = false;
+    ClockAlign align;
+    uint64_t location = 0;  // OTF2 location of its first thread
+    bool converted = false;
+  };
+  // The job the stems' meta files describe; false with `why` when they do
+  // not make one (a rank seen twice).
+  bool read(const std::string &raw_dir, const std::vector<std::string> &stems, std::string &why);
+  std::map<uint32_t, Rank> ranks;  // by world rank
+  uint32_t world_size = 0;
+  std::vector<std::string> clock_notes;  // what the alignment did, for stderr
+
+  uint32_t comm(uint64_t id, Output &out);           // OTF2 comm of a communicator id
+  uint32_t rank_in(uint64_t comm, uint32_t world);   // its rank there (OTF2_UNDEFINED_UINT32)
+  // Flow ids: the n-th message on a channel (comm, sender, receiver, tag)
+  // has the same id on both sides, so each rank is converted on its own.
+  uint64_t send_flow(uint64_t comm, uint32_t from, uint32_t to, uint64_t tag);
+  uint64_t recv_flow(uint64_t comm, uint32_t from, uint32_t to, uint64_t tag);
+  void matches(uint64_t &matched, uint64_t &unmatched_sends, uint64_t &unmatched_receives) const;
+  uint64_t unknown_peers = 0;
+  void write_defs(OTF2_GlobalDefWriter *g, Output &out, uint32_t &next_group);
+
+ private:
+  std::map<uint64_t, std::vector<uint32_t>> members_;  // comm id -> world ranks, comm rank order
+  std::map<uint64_t, uint32_t> comm_refs_;
+  uint32_t self_ref_ = UINT32_MAX, world_ref_ = UINT32_MAX;
+  using ChannelKey = std::tuple<uint64_t, uint32_t, uint32_t, uint64_t>;
+  struct Channel {
+    uint64_t index = 0, sends = 0, receives = 0;
+  };
+  std::map<ChannelKey, Channel> channels_;
+  Channel &channel(const ChannelKey &k);
+};
+
+// The files one conversion writes: those of one process, or of all the
+// ranks of an MPI job, converted one after the other into the same files
+// (convert_mpi.cpp). What the OTF2 global definitions need is gathered here
+// from each process and written when the files close.
+class Output {
+ public:
+  Output(std::string base, Formats formats) : base_(std::move(base)), formats_(formats) {}
+  void open();
+  void close();
+  const std::string &base() const { return base_; }
+  const Formats &formats() const { return formats_; }
+  std::vector<std::string> paths;
+
+  std::unique_ptr<JsonOut> json;
+  std::unique_ptr<PerfettoOut> perfetto;
+  OTF2_Archive *archive = nullptr;
+  MpiJob *mpi = nullptr;  // the job's ranks: one time line, their messages
+
+  uint64_t origin = 0;  // ns: time 0 of the JSON, OTF2's global offset
+  uint64_t first = UINT64_MAX, last = 0;
+  uint64_t next_flow = 0;      // Perfetto / JSON flow ids, unique across processes
+  uint64_t next_location = 0;  // OTF2 location refs
+
+  // OTF2 definitions.
+  uint32_t region(const Otf2Region &r);
+  struct Location {
+    uint64_t ref;
+    std::string name;
+    OTF2_LocationType type;
+    uint64_t events;
+    uint32_t group;
+  };
+  struct LocationGroup {
+    std::string name, host;
+    OTF2_LocationGroupType type;
+    uint32_t creator;  // OTF2_UNDEFINED_LOCATION_GROUP, or the process of a device
+    uint32_t world_rank = UINT32_MAX;
+  };
+  // A process's location group: its world rank under an MPI launcher.
+  uint32_t location_group(const LocationGroup &g, uint32_t ref);
+  void location(const Location &l) { locations_.push_back(l); }
+  // An OpenMP team (a process's threads, by location ref): its OTF2 comm.
+  void openmp_team(const std::string &name, const std::vector<uint64_t> &locations, uint32_t comm);
+  uint32_t new_comm() { return next_comm_++; }
+  std::map<uint32_t, LocationGroup> location_groups;
+  std::vector<Location> locations_;
+  uint32_t str(const std::string &s);  // a string definition (while they are written)
+
+ private:
+  void write_defs();
+  OTF2_GlobalDefWriter *defs_ = nullptr;
+  std::map<std::string, uint32_t> strings_;
+  std::string base_;
+  Formats formats_;
+  std::vector<Otf2Region> regions_;
+  std::map<Otf2Region, uint32_t> region_index_;
+  struct Team {
+    std::string name;
+    std::vector<uint64_t> locations;
+    uint32_t comm;
+  };
+  std::vector<Team> teams_;
+  uint32_t next_comm_ = 0;
+};
+
 class Process {
  public:
-  Process(std::string raw_dir, std::string stem, std::string out_base, Formats formats)
-      : raw_dir_(std::move(raw_dir)), stem_(std::move(stem)), out_base_(std::move(out_base)),
-        formats_(formats) {}
+  Process(std::string raw_dir, std::string stem, Output &out)
+      : raw_dir_(std::move(raw_dir)), stem_(std::move(stem)), out_(out) {}
 
   void convert();
   void print_summary(FILE *out) const;
   void write_summary_json(const std::string &path) const;
-  std::vector<std::string> outputs;
+  void write_summary_object(FILE *f) const;
   uint64_t events() const { return stats_.events; }
   uint64_t perfetto_bytes = 0;
   double convert_seconds = 0;
@@ -141,7 +297,10 @@ class Process {
   void find_threads();
   void open_outputs();
   void close_outputs();
-  void write_otf2_defs();
+  // MPI records (convert_mpi.cpp)
+  void mpi_record(ThreadState &ts, const Record &r, uint64_t t);
+  void mpi_close(Open &o, uint64_t t);
+  void mpi_write_begin(ThreadState &ts, const Open &o);
   void report_progress(uint64_t done, uint64_t total, double elapsed);
 
   // events (convert_events.cpp)
@@ -176,8 +335,10 @@ class Process {
   void print_filter(FILE *out) const;
   void write_filter_json(FILE *f) const;
 
-  std::string raw_dir_, stem_, out_base_;
-  Formats formats_;
+  std::string raw_dir_, stem_;
+  Output &out_;
+  ClockAlign align_;
+  int world_rank_ = -1;  // under an MPI job being merged
   std::map<std::string, std::string> meta_;
   std::unique_ptr<Symbolizer> sym_;
   std::vector<ThreadFile> threads_;
@@ -196,7 +357,10 @@ class Process {
   // Alive state shared between threads: dropped when the task or region ends.
   std::unordered_map<uint64_t, TaskInfo> tasks_;
   std::unordered_map<uint64_t, uint64_t> parallel_codeptr_;  // open parallel id -> codeptr_ra
-  uint64_t next_flow_ = 0;  // Perfetto flow ids: small numbers encode short
+  uint64_t &next_flow_ = out_.next_flow;  // Perfetto flow ids: small numbers encode short
+  uint64_t location_base_ = 0;  // OTF2 location refs of this process's threads start here
+  uint32_t team_comm_ = 0;      // OTF2 comm of its OpenMP team
+  uint32_t location_group_ = 0;
   std::unordered_map<uint64_t, uint32_t> lock_ids_;  // one per lock the program used
   uint32_t lock_order_ = 0;
   // (CLOCK_MONOTONIC ns, stamp-derived ns - that): where host stamps sit
@@ -219,8 +383,8 @@ class Process {
   std::unordered_map<uint64_t, std::string> where_cache_;
 
   // outputs
-  std::unique_ptr<JsonOut> json_;
-  std::unique_ptr<PerfettoOut> perfetto_;
+  JsonOut *json_ = nullptr;
+  PerfettoOut *perfetto_ = nullptr;
   OTF2_Archive *archive_ = nullptr;
 
   std::vector<ThreadState> states_;

@@ -25,7 +25,7 @@ bool is_explicit(uint32_t flags) { return flags & (ompt_task_explicit | ompt_tas
 
 const char *const kCategory[] = {"parallel", "parallel", "parallel", "work",   "dispatch", "sync",
                                  "wait",     "sync",     "task",     "mutex",  "mutex",    "work",
-                                 "target",   "target",   "task",     "device"};
+                                 "target",   "target",   "task",     "device",   "mpi"};
 
 OTF2_RegionRole role_of(SliceKind kind, uint16_t v) {
   switch (kind) {
@@ -54,6 +54,25 @@ OTF2_RegionRole role_of(SliceKind kind, uint16_t v) {
     case sDataOp: return OTF2_REGION_ROLE_DATA_TRANSFER;
     case sCreate: return OTF2_REGION_ROLE_TASK_CREATE;
     case sDevice: return v == 0xffff ? OTF2_REGION_ROLE_FUNCTION : OTF2_REGION_ROLE_DATA_TRANSFER;
+    case sMpi:
+      switch (kite_mpi::call_kind(v)) {
+        case kite_mpi::Kind::kPointToPoint:
+        case kite_mpi::Kind::kWaitTest: return OTF2_REGION_ROLE_POINT2POINT;
+        case kite_mpi::Kind::kCollective:
+          switch (v) {
+            case kite_mpi::kBarrier: return OTF2_REGION_ROLE_BARRIER;
+            case kite_mpi::kBcast:
+            case kite_mpi::kScatter:
+            case kite_mpi::kScatterv: return OTF2_REGION_ROLE_COLL_ONE2ALL;
+            case kite_mpi::kReduce:
+            case kite_mpi::kGather:
+            case kite_mpi::kGatherv: return OTF2_REGION_ROLE_COLL_ALL2ONE;
+            case kite_mpi::kScan:
+            case kite_mpi::kExscan: return OTF2_REGION_ROLE_COLL_OTHER;
+            default: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+          }
+        default: return OTF2_REGION_ROLE_FUNCTION;
+      }
     default: return OTF2_REGION_ROLE_CODE;
   }
 }
@@ -110,6 +129,7 @@ std::string Process::site_name(SliceKind kind, uint16_t v, uint64_t codeptr) {
     case sDataOp: return label("data op", codeptr);
     case sCreate: return label("create task", codeptr);
     case sDevice: return std::string("device: ") + (v == 0xffff ? "kernel" : data_op_name(v));
+    case sMpi: return kite_mpi::call_name(v);
   }
   return "?";
 }
@@ -132,7 +152,20 @@ uint32_t Process::site(SliceKind kind, uint16_t variant, uint64_t codeptr) {
   s.name = site_name(kind, variant, codeptr);
   s.codeptr = codeptr;
   s.role = role_of(kind, variant);
-  s.region = uint32_t(sites_.size());  // OTF2 regions: one per site
+  if (archive_) {  // OTF2 regions: one per name and source location, across processes
+    Otf2Region r;
+    r.name = s.name;
+    r.role = s.role;
+    r.paradigm = kind == sMpi ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_OPENMP;
+    if (codeptr) {
+      const SourceLocation &loc = sym_->resolve(codeptr);
+      r.file = loc.file;
+      r.line = uint32_t(loc.line);
+      r.desc = loc.function;
+      if (!loc.inlined.empty()) r.desc += " [" + loc.inlined + "]";
+    }
+    s.region = out_.region(r);
+  }
   if (perfetto_) {
     s.name_iid = perfetto_->name_iid(s.name);
     s.location_iid = location_iid(codeptr);
@@ -217,10 +250,16 @@ std::string Process::json_args(const Open &o) const {
 
 void Process::begin_event(const Open &o, uint64_t t) {
   const Site &s = sites_[o.site];
+  // An MPI call's Perfetto begin waits for its messages; something that
+  // begins inside it writes it now.
+  if (!cur_->mpi.begin_written)
+    for (const Open &m : cur_->stack)
+      if (m.kind == sMpi) mpi_write_begin(*cur_, m);
   if (cur_->evt) {
     otf2_check(OTF2_EvtWriter_Enter(cur_->evt, nullptr, t, s.region), "enter");
     ++cur_->evt_count;
   }
+  if (o.kind == sMpi) return;  // Perfetto: when its messages are known
   if (perfetto_ && o.kind != sCreate) {
     Annotation a[3];
     PerfettoEvent e;
@@ -265,6 +304,7 @@ void Process::push(SliceKind kind, uint16_t variant, uint64_t t, uint64_t key, u
 }
 
 void Process::emit_close(Open &o, uint64_t t) {
+  if (o.kind == sMpi) return mpi_close(o, t);
   uint64_t dur = t - o.begin;
   const Site &s = sites_[o.site];
   if (cur_->evt) {
@@ -321,7 +361,8 @@ void Process::json_flow(const char *ph, const char *cat, const std::string &id, 
   snprintf(b, sizeof b,
            "{\"ph\":\"%s\",%s\"cat\":\"%s\",\"name\":\"%s\",\"id\":%s,\"pid\":%d,"
            "\"tid\":%" PRIu64 ",\"ts\":%.3f}",
-           ph, ph[0] == 'f' ? "\"bp\":\"e\"," : "", cat, cat[0] == 't' ? "task" : "dependence",
+           ph, ph[0] == 'f' ? "\"bp\":\"e\"," : "", cat,
+           cat[0] == 't' ? "task" : cat[0] == 'm' ? "message" : "dependence",
            id.c_str(), pid_, tid, ts);
   json_->event(b);
 }
@@ -632,6 +673,13 @@ void Process::handle(ThreadState &ts, const Record &rec) {
     case kThreadEnd:
       while (!ts.stack.empty()) close_top(t);
       break;
+    case kMpiEnter:
+    case kMpiLeave:
+    case kMpiSend:
+    case kMpiSendComplete:
+    case kMpiRecvRequest:
+    case kMpiRecv:
+    case kMpiCollective: mpi_record(ts, *r, t); break;
     default: break;
   }
 }
@@ -664,7 +712,7 @@ DeviceLane &Process::lane_for(uint32_t device, uint64_t begin) {
   DeviceLane l;
   l.device = device;
   l.lane = count;
-  l.location = threads_.size() + device_lanes_.size();
+  l.location = location_base_ + threads_.size() + device_lanes_.size();
   // Track ids far above any thread id of the system.
   l.tid = (uint64_t(1) << 32) + (uint64_t(device) << 16) + count;
   std::string track = "device " + std::to_string(device) +
@@ -705,6 +753,9 @@ void Process::device_op(const Record &r) {
     }
     begin = uint64_t(int64_t(begin) + best->second);
     end = uint64_t(int64_t(end) + best->second);
+  } else {
+    begin = align_(begin);
+    end = align_(end);
   }
   last_ = std::max(last_, end);
   DeviceLane &l = lane_for(device, begin);

@@ -29,8 +29,8 @@ std::string meta_str(const std::map<std::string, std::string> &m, const char *k)
 
 void Process::read_window() {
   uint64_t start = meta_u64(meta_, "window_start"), end = meta_u64(meta_, "window_end");
-  window_start_ = meta_.count("window_start") ? clock_.to_ns(start) : 0;
-  window_end_ = end ? clock_.to_ns(end) : 0;
+  window_start_ = meta_.count("window_start") ? align_(clock_.to_ns(start)) : 0;
+  window_end_ = end ? align_(clock_.to_ns(end)) : 0;
 }
 
 uint64_t Process::window_clip(const Record &r) {
@@ -41,7 +41,7 @@ uint64_t Process::window_clip(const Record &r) {
 
 uint64_t Process::window_close_time(const ThreadState &ts) {
   if (!window_end_ || ts.stack.empty() || !meta_.count("end_ns")) return ts.t;
-  uint64_t run_end = meta_u64(meta_, "end_ns");
+  uint64_t run_end = align_(meta_u64(meta_, "end_ns"));
   if (run_end <= window_end_ || window_end_ <= ts.t) return ts.t;
   window_closed_ += ts.stack.size();
   return window_end_;

@@ -65,6 +65,12 @@ const char *annotation_name(AnnotationName a) {
     case aRequestedTeams: return "requested_num_teams";
     case aFlags: return "flags";
     case aUndeferred: return "undeferred";
+    case aPeer: return "peer";
+    case aTag: return "tag";
+    case aComm: return "comm";
+    case aRoot: return "root";
+    case aBytesReceived: return "bytes_received";
+    case aMessages: return "messages";
     default: return "?";
   }
 }
@@ -194,7 +200,8 @@ void PerfettoOut::start(Sequence &s, uint64_t t) {
 }
 
 void PerfettoOut::event(uint32_t seq, uint64_t t, unsigned type, const PerfettoEvent *e,
-                        const uint64_t *flows, unsigned n_flows) {
+                        const uint64_t *flows, unsigned n_flows, const uint64_t *terminating,
+                        unsigned n_terminating) {
   Sequence &s = seqs_[seq];
   if (!s.started) start(s, t);
   if (t < s.last) t = s.last;  // a sequence's clock only moves forward
@@ -253,6 +260,7 @@ void PerfettoOut::event(uint32_t seq, uint64_t t, unsigned type, const PerfettoE
       body_.uint(kEventTerminatingFlowIds, e->terminating[i]);
   }
   for (unsigned i = 0; i < n_flows; ++i) body_.uint(kEventFlowIds, flows[i]);
+  for (unsigned i = 0; i < n_terminating; ++i) body_.uint(kEventTerminatingFlowIds, terminating[i]);
   // The packet goes straight into the output, its length summed from its
   // fields (one copy less per event than building it apart).
   size_t packet = uint_size(kPacketTimestamp, delta) + uint_size(kPacketSequenceId, s.id) +
@@ -273,8 +281,9 @@ void PerfettoOut::begin(uint32_t seq, uint64_t t, const PerfettoEvent &e) {
   event(seq, t, kTypeSliceBegin, &e, nullptr, 0);
 }
 
-void PerfettoOut::end(uint32_t seq, uint64_t t, const uint64_t *flows, unsigned n_flows) {
-  event(seq, t, kTypeSliceEnd, nullptr, flows, n_flows);
+void PerfettoOut::end(uint32_t seq, uint64_t t, const uint64_t *flows, unsigned n_flows,
+                      const uint64_t *terminating, unsigned n_terminating) {
+  event(seq, t, kTypeSliceEnd, nullptr, flows, n_flows, terminating, n_terminating);
 }
 
 void PerfettoOut::instant(uint32_t seq, uint64_t t, const PerfettoEvent &e) {

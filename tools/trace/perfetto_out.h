@@ -33,6 +33,12 @@ enum AnnotationName : uint8_t {
   aRequestedTeams,
   aFlags,
   aUndeferred,
+  aPeer,
+  aTag,
+  aComm,
+  aRoot,
+  aBytesReceived,
+  aMessages,
   aAnnotationNames
 };
 const char *annotation_name(AnnotationName a);
@@ -70,7 +76,8 @@ class PerfettoOut {
   uint64_t location_iid(const std::string &file, const std::string &function, int line);
 
   void begin(uint32_t seq, uint64_t t, const PerfettoEvent &e);
-  void end(uint32_t seq, uint64_t t, const uint64_t *flows = nullptr, unsigned n_flows = 0);
+  void end(uint32_t seq, uint64_t t, const uint64_t *flows = nullptr, unsigned n_flows = 0,
+           const uint64_t *terminating = nullptr, unsigned n_terminating = 0);
   void instant(uint32_t seq, uint64_t t, const PerfettoEvent &e);
   // Flushes and closes; false on a write error.
   bool close();
@@ -91,7 +98,8 @@ class PerfettoOut {
   };
   void start(Sequence &s, uint64_t t);
   void event(uint32_t seq, uint64_t t, unsigned type, const PerfettoEvent *e,
-             const uint64_t *flows, unsigned n_flows);
+             const uint64_t *flows, unsigned n_flows, const uint64_t *terminating = nullptr,
+             unsigned n_terminating = 0);
   void track_descriptor(const Sequence *s, uint64_t uuid, const std::string &name, bool thread,
                         uint64_t tid);
   void flush();
