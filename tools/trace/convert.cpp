@@ -201,6 +201,10 @@ void Process::open_outputs() {
   location_base_ = out_.next_location;
   out_.next_location += threads_.size();
   team_comm_ = out_.new_comm();
+  if (out_.mpi && world_rank_ >= 0) {
+    auto it = out_.mpi->ranks.find(uint32_t(world_rank_));
+    if (it != out_.mpi->ranks.end()) it->second.location = location_base_;
+  }
   if (archive_)
     for (size_t i = 0; i < threads_.size(); ++i)
       states_[i].evt = OTF2_Archive_GetEvtWriter(archive_, location_base_ + threads_[i].rank);
@@ -393,12 +397,16 @@ void Output::write_defs() {
                                                  OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
                                                  uint32_t(members.size()), members.data()),
                  "team group");
-      otf2_check(OTF2_GlobalDefWriter_WriteComm(g, t.comm, str(t.name), ref, OTF2_UNDEFINED_COMM,
-                                                OTF2_COMM_FLAG_NONE),
-                 "comm");
+      comm_def(t.comm, t.name, ref, OTF2_UNDEFINED_COMM);
     }
   }
   if (mpi) mpi->write_defs(g, *this, next_group);
+  std::sort(comms_.begin(), comms_.end(), [](const Comm &a, const Comm &b) { return a.ref < b.ref; });
+  for (const Comm &c : comms_)
+    otf2_check(OTF2_GlobalDefWriter_WriteComm(g, c.ref, str(c.name), c.group,
+                                              c.parent < c.ref ? c.parent : OTF2_UNDEFINED_COMM,
+                                              OTF2_COMM_FLAG_NONE),
+               "comm");
   for (size_t i = 0; i < regions_.size(); ++i) {
     const Otf2Region &r = regions_[i];
     uint32_t name = str(r.name);
@@ -434,7 +442,10 @@ void Process::convert() {
   if (out_.mpi) {
     world_rank_ = atoi((meta_.count("mpi_world_rank") ? meta_["mpi_world_rank"] : meta_["rank"]).c_str());
     auto it = out_.mpi->ranks.find(uint32_t(world_rank_));
-    if (it != out_.mpi->ranks.end()) align_ = it->second.align;
+    if (it != out_.mpi->ranks.end()) {
+      align_ = it->second.align;
+      if (it->second.ns_per_tick > 0 && clock_.tsc) clock_.ns_per_tick = it->second.ns_per_tick;
+    }
   }
   read_window();
   if (window_bytes_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");

@@ -184,6 +184,7 @@ class MpiJob {
     ClockAlign align;
     uint64_t location = 0;  // OTF2 location of its first thread
     bool converted = false;
+    double ns_per_tick = 0;  // a TSC rate for a rank that did not measure its own (0: its own)
   };
   // The job the stems' meta files describe; false with `why` when they do
   // not make one (a rank seen twice).
@@ -258,6 +259,10 @@ class Output {
   // An OpenMP team (a process's threads, by location ref): its OTF2 comm.
   void openmp_team(const std::string &name, const std::vector<uint64_t> &locations, uint32_t comm);
   uint32_t new_comm() { return next_comm_++; }
+  // A comm definition: written with the others in the order of their refs.
+  void comm_def(uint32_t ref, const std::string &name, uint32_t group, uint32_t parent) {
+    comms_.push_back({ref, name, group, parent});
+  }
   std::map<uint32_t, LocationGroup> location_groups;
   std::vector<Location> locations_;
   uint32_t str(const std::string &s);  // a string definition (while they are written)
@@ -277,6 +282,12 @@ class Output {
   };
   std::vector<Team> teams_;
   uint32_t next_comm_ = 0;
+  struct Comm {
+    uint32_t ref;
+    std::string name;
+    uint32_t group, parent;
+  };
+  std::vector<Comm> comms_;
 };
 
 class Process {

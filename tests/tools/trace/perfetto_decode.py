@@ -171,16 +171,25 @@ def read(path):
             if not stack:
                 bad("a slice end with no slice open on track %s" % track)
                 continue
-            b, name, args, tin = stack.pop()
+            b, name, args, tin, bout = stack.pop()
             tid = tracks[track][1]
-            events.append({"ph": "X", "pid": pid, "tid": tid, "ts": b / 1000.0,
+            tpid = tracks[track][0]
+            events.append({"ph": "X", "pid": tpid, "tid": tid, "ts": b / 1000.0,
                            "dur": (ts - b) / 1000.0, "name": name, "args": args})
             for f in tin:
                 events.append({"ph": "f", "cat": "task" if f in task_flows else "dependence",
-                               "id": f, "tid": tid, "ts": b / 1000.0})
-            for f in flows:  # at a slice's end: a dependence's source ends
-                events.append({"ph": "s", "cat": "dependence", "id": f, "tid": tid,
+                               "id": f, "pid": tpid, "tid": tid, "ts": b / 1000.0})
+            # A slice's begin that starts flows (an MPI send), its end that
+            # ends them (the receive that completed there).
+            for f in bout:
+                events.append({"ph": "s", "cat": "message", "id": f, "pid": tpid, "tid": tid,
+                               "ts": b / 1000.0})
+            for f in terminating:
+                events.append({"ph": "f", "cat": "message", "id": f, "pid": tpid, "tid": tid,
                                "ts": ts / 1000.0})
+            for f in flows:  # at a slice's end: a dependence's source ends
+                events.append({"ph": "s", "cat": "message" if f >> 62 else "dependence",
+                               "id": f, "pid": tpid, "tid": tid, "ts": ts / 1000.0})
             continue
         if typ not in (1, 3):
             bad("track event type %s" % typ)
@@ -223,13 +232,13 @@ def read(path):
                 args[key] = one(a, 3)
         if typ == 3:
             tid = tracks[track][1]
-            events.append({"ph": "i", "pid": pid, "tid": tid, "ts": ts / 1000.0,
+            events.append({"ph": "i", "pid": tracks[track][0], "tid": tid, "ts": ts / 1000.0,
                            "name": s.names[n], "args": args})
             for f in flows:  # an instant that starts flows: a task's creation
                 task_flows.add(f)
                 events.append({"ph": "s", "cat": "task", "id": f, "tid": tid, "ts": ts / 1000.0})
             continue
-        stack.append((ts, s.names[n], args, terminating))
+        stack.append((ts, s.names[n], args, terminating, flows))
     for track, stack in open_slices.items():
         if stack:
             problems.append("%d slice(s) never end on track %s" % (len(stack), track))
