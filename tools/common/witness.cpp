@@ -81,7 +81,22 @@ void write_witness() {
   const char *dir = getenv("KITE_WITNESS_DIR");
   if (!dir || !*dir) return;
   char path[4200], tmp[4300];
-  snprintf(path, sizeof path, "%s/pid%d.witness", dir, int(getpid()));
+  // Under an MPI launcher, rank<R>.pid<P>.witness: each rank's kite reads
+  // and removes its own (the variables recorder.cpp names its files by).
+  const char *rank = nullptr;
+  static const char *const rank_vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                         "MV2_COMM_WORLD_RANK", "SLURM_PROCID", "KITE_TRACE_RANK"};
+  for (const char *v : rank_vars) {
+    const char *value = getenv(v);
+    if (value && *value && strlen(value) < 16 && strspn(value, "0123456789") == strlen(value)) {
+      rank = value;
+      break;
+    }
+  }
+  if (rank)
+    snprintf(path, sizeof path, "%s/rank%s.pid%d.witness", dir, rank, int(getpid()));
+  else
+    snprintf(path, sizeof path, "%s/pid%d.witness", dir, int(getpid()));
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   Scan scan;
   ssize_t n = readlink("/proc/self/exe", scan.exe, sizeof scan.exe - 1);

@@ -14,6 +14,7 @@ produce it.
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -69,8 +70,10 @@ def merged_trace(out, n, what):
     if "trace.perfetto-trace" not in files:
         return
     s = json.load(open(os.path.join(out, "trace.summary.json")))
-    check(str(s.get("runtime", "")).startswith("kite "),
-          "%s: the job ran on Kite (%s)" % (what, s.get("runtime")))
+    runtimes = [r.get("runtime", "") for r in s.get("ranks", [])]
+    check(s.get("job") is True and len(runtimes) == n
+          and all(r.startswith("kite ") for r in runtimes),
+          "%s: every rank ran on Kite (%s)" % (what, runtimes))
     ev, _, problems = perfetto_decode.read(os.path.join(out, "trace.perfetto-trace"))
     check(not problems, "%s: the protobuf trace is sound (%s)" % (what, problems[:3]))
     procs = {e["pid"]: e["args"]["name"] for e in ev
@@ -168,9 +171,11 @@ def files(a):
     check(r.returncode == 0 and os.path.isdir(os.path.join(out, "raw")),
           "--keep-raw keeps every rank's raw files")
     r = run(a, launcher(a.flavor, n) + kite_cmd(a, "trace", "-q", "-o", out, "--", a.program))
-    check(r.returncode != 0 and "already holds rank 0's raw files" in r.stderr
-          and "already holds rank 1's raw files" in r.stderr,
-          "a second job into it is refused, rank by rank (%d)" % r.returncode)
+    # Each rank's kite refuses for itself (the launcher may stop the others
+    # before they say so); no rank's program runs.
+    check(r.returncode != 0 and re.search(r"already holds (rank [01]'s raw files|trace\.)", r.stderr)
+          and " of %d:" % n not in r.stdout,
+          "a second job into it is refused, no program run (%d)" % r.returncode)
     r = run(a, launcher(a.flavor, n) + kite_cmd(a, "trace", "-q", "--force", "-o", out, "--",
                                                  a.program))
     check(r.returncode == 0, "--force: the job runs into it (%d)" % r.returncode)
