@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -33,6 +34,8 @@
 #include <vector>
 
 #include "efficiency.h"
+#include "mpi_format.h"
+#include "mpi_waits.h"
 #include "profile_format.h"
 #include "raw_format.h"
 #include "reader.h"
@@ -110,9 +113,13 @@ const char *wait_kind_name(unsigned state) {
   return "other";
 }
 
-const char *const kBlameKinds[] = {"lock", "barrier", "taskwait", "serial", "task_starvation"};
+// The MPI wait states (mpi_waits.h) are kinds of blame too, after the
+// OpenMP ones: a profile without MPI calls lists only the first five.
+const char *const kBlameKinds[] = {"lock", "barrier", "taskwait", "serial", "task_starvation",
+                                   "late_sender", "late_receiver", "wait_at_collective"};
 enum BlameKind { kBlameLock, kBlameBarrier, kBlameTaskwait, kBlameSerial, kBlameStarvation,
-                 kBlameCount };
+                 kBlameLateSender, kBlameLateReceiver, kBlameCollective, kBlameCount };
+constexpr int kOpenMpBlameKinds = kBlameLateSender;
 
 struct Loc {
   std::string function, file;
@@ -139,6 +146,7 @@ struct Sample {
   SampleTime clocks;      // its CPU and descheduled parts (sample_clocks.h)
   uint32_t extras_at = ~0u;  // its running totals in Analyzer::extras_
   uint32_t counters_at = ~0u;  // its counters' deltas in Analyzer::counter_deltas_
+  uint32_t mpi = 0;  // 1 + the index of the MPI call its thread was in (mpi_.calls), 0: none
 };
 
 bool working(const Sample &s) { return category(s.state) == kWork; }
@@ -182,7 +190,11 @@ struct Node {
   double self_work = 0, self_blame = 0;
 };
 
+class Job;
+
 class Analyzer {
+  friend class Job;
+
  public:
   Analyzer(std::string raw, std::string stem) : raw_(std::move(raw)), stem_(std::move(stem)) {}
   void load();
@@ -221,6 +233,7 @@ class Analyzer {
   TimeMap clock_;
   uint64_t period_ns_ = 1000000;
   struct Thread {
+    int rank = -1;  // an MPI job's world rank (its timeline row says so)
     uint32_t index;
     uint64_t tid = 0;
     int type = 0;
@@ -249,10 +262,18 @@ class Analyzer {
     double elapsed = 0, work = 0, imbalance = 0;
     unsigned team = 0;
     std::map<std::string, double> wait;
+    SourceLocation where;  // the construct (codeptr_ra) resolved
+    struct PerRank {
+      uint64_t calls = 0;
+      double elapsed = 0, work = 0;
+    };
+    std::map<int, PerRank> ranks;  // an MPI job's: by world rank
   };
   std::map<uint64_t, RegionStats> region_stats_;  // by codeptr
   struct LineStats {
     double self = 0, wait = 0, blame = 0;
+    double mpi = 0;  // sampled inside MPI calls made on this line
+    std::map<int, double> rank_self;  // an MPI job's: own work by world rank
   };
   std::map<uint32_t, LineStats> lines_;
   std::map<std::pair<int, uint32_t>, double> blame_;  // (kind, loc) -> s
@@ -260,7 +281,37 @@ class Analyzer {
   double total_s_ = 0, work_s_ = 0, unattributed_s_ = 0;
   uint64_t samples_ = 0;
   static constexpr int kBins = 240;  // fine enough for the HTML timeline's zoom
-  std::vector<std::vector<double>> timeline_;  // thread x bin x {work, wait, idle}
+  std::vector<std::vector<double>> timeline_;  // thread x bin x {work, wait, idle, mpi}
+
+  // MPI (mpi_format.h): the calls this process recorded, local times.
+  MpiRank mpi_;
+  bool has_mpi_ = false;
+  bool job_ = false;  // the report of a whole MPI job (Job merged the ranks into this one)
+  int rank_ = -1;  // mpi_world_rank (or the launcher's rank), -1: none
+  uint64_t win_start_ = 0, win_end_ = 0;  // the timeline's window when set (an MPI job's)
+  struct MpiSiteStats {
+    uint64_t calls = 0;
+    double seconds = 0, sampled = 0;  // exact (enter to leave), and its threads' samples
+    struct PerRank {
+      uint64_t calls = 0;
+      double seconds = 0, sampled = 0;
+    };
+    std::map<int, PerRank> ranks;
+  };
+  std::map<std::pair<unsigned, uint32_t>, MpiSiteStats> mpi_sites_;  // (call, site loc)
+  void load_mpi_record(const Record &r, uint32_t thread, int64_t &open_call);
+  // An MPI job: another rank's analysis added into this one; the samples
+  // of this process that say what it did in [lo, hi] (local ns).
+  void merge(Analyzer &o);
+  uint32_t intern_name(const Loc &l);
+  std::vector<const Sample *> samples_in(uint64_t lo, uint64_t hi, uint32_t thread) const;
+  void charge_wait(BlameKind kind, const Sample &culprit, double seconds);
+  // The job's parts of the reports (Job sets them).
+  std::function<void(FILE *)> job_text_;
+  std::function<std::string()> job_efficiency_;
+  std::function<void(FILE *)> job_json_;
+  void mark_mpi_samples();
+  void mpi_call_stats();
 };
 
 // The source-level levels at an address, outermost first: the function
@@ -371,6 +422,12 @@ void Analyzer::load() {
   if (window_ < sizeof(Record)) die(stem_ + ".meta names no buffer size");
   clock_ = TimeMap::from_meta(meta_);
   period_ns_ = strtoull(meta_["period_ns"].c_str(), nullptr, 10);
+  {
+    const std::string &r = meta_.count("mpi_world_rank") ? meta_["mpi_world_rank"] : meta_["rank"];
+    char *end = nullptr;
+    long v = strtol(r.c_str(), &end, 10);
+    rank_ = !r.empty() && end && !*end && v >= 0 ? int(v) : -1;
+  }
   if (!period_ns_) period_ns_ = 1000000;
   sym_ = std::make_unique<Symbolizer>(raw_ + "/" + stem_ + ".maps");
   for (size_t at = 0; meta_.count("sample_extras") && at != std::string::npos;) {
@@ -405,6 +462,7 @@ void Analyzer::load() {
   for (uint32_t index : indices) {
     Thread th;
     th.index = index;
+    th.rank = rank_;
     std::string base = raw_ + "/" + prefix + std::to_string(index);
     RecordReader in(base + ".raw", window_, clock_);
     struct Open {
@@ -412,8 +470,13 @@ void Analyzer::load() {
       unsigned kind;
     };
     std::map<uint64_t, std::vector<Open>> open_holds;
+    int64_t open_call = -1;
     while (const Record *r = in.next()) {
       end_ = std::max(end_, r->time);
+      if (r->kind >= kMpiEnter && r->kind <= kMpiCollective) {
+        load_mpi_record(*r, uint32_t(threads_.size()), open_call);
+        continue;
+      }
       switch (r->kind) {
         case kHeader: th.tid = r->b; break;
         case kThreadBegin: th.type = r->sub; break;
@@ -543,12 +606,117 @@ void Analyzer::load() {
     }
   }
   region_paths();
+  mark_mpi_samples();
   for (Thread &th : threads_) sample_clocks(th.samples);
   for (Thread &th : threads_)
     for (Sample &s : th.samples) {
       std::vector<uint64_t> w(words_.begin() + s.words_at, words_.begin() + s.words_at + s.words_len);
       s.node = stitch(w, s.flags & kSampleFirstIsPc, s.parallel, s.task, s.flags & kSampleInitialTask);
     }
+}
+
+// One MPI record of a thread's event stream (mpi_format.h); open_call is
+// the thread's call in progress (-1: none).
+void Analyzer::load_mpi_record(const Record &r, uint32_t thread, int64_t &open_call) {
+  has_mpi_ = true;
+  if (r.kind == kMpiEnter) {
+    MpiCall c;
+    c.call = r.sub;
+    c.thread = thread;
+    c.enter = r.time;
+    c.site = r.c;
+    open_call = int64_t(mpi_.calls.size());
+    mpi_.calls.push_back(c);
+    return;
+  }
+  if (open_call < 0) {
+    mpi_.bad_records++;
+    return;
+  }
+  uint32_t call = uint32_t(open_call);
+  switch (r.kind) {
+    case kMpiLeave:
+      mpi_.calls[call].leave = r.time;
+      open_call = -1;
+      break;
+    case kMpiSend:
+    case kMpiRecvRequest:
+    case kMpiRecv: {
+      MpiMessage m;
+      m.call = call;
+      m.comm = r.a;
+      m.peer = r.u32;
+      m.tag = r.b;
+      m.bytes = r.kind == kMpiRecvRequest ? 0 : r.d;
+      m.request = r.c;
+      m.time = r.time;
+      (r.kind == kMpiSend ? mpi_.sends : r.kind == kMpiRecv ? mpi_.recvs : mpi_.posts).push_back(m);
+      break;
+    }
+    case kMpiSendComplete: mpi_.send_dones.push_back(MpiSendDone{call, r.a, r.time}); break;
+    case kMpiCollective: {
+      MpiCollective c;
+      c.call = call;
+      c.op = r.sub;
+      c.comm = r.a;
+      c.root = r.u32;
+      c.sent = r.b;
+      c.received = r.d;
+      mpi_.collectives.push_back(c);
+      break;
+    }
+    default: break;
+  }
+}
+
+// Each sample taken while its thread was inside an MPI call is MPI time
+// (its leaf is the MPI library, charged to the line that called it): the
+// call's index goes into the sample. A call never left (the program ended
+// in it) lasts to the end.
+void Analyzer::mark_mpi_samples() {
+  if (!has_mpi_) return;
+  std::vector<std::vector<uint32_t>> by_thread(threads_.size());
+  for (uint32_t i = 0; i < mpi_.calls.size(); ++i) {
+    MpiCall &c = mpi_.calls[i];
+    if (!c.leave || c.leave < c.enter) c.leave = std::max(end_, c.enter);
+    if (c.thread < by_thread.size()) by_thread[c.thread].push_back(i);
+  }
+  for (uint32_t t = 0; t < threads_.size(); ++t) {
+    auto &calls = by_thread[t];
+    std::sort(calls.begin(), calls.end(),
+              [&](uint32_t a, uint32_t b) { return mpi_.calls[a].enter < mpi_.calls[b].enter; });
+    size_t k = 0;
+    for (Sample &s : threads_[t].samples) {
+      while (k < calls.size() && mpi_.calls[calls[k]].leave < s.time) ++k;
+      if (k < calls.size() && mpi_.calls[calls[k]].enter <= s.time) s.mpi = calls[k] + 1;
+    }
+  }
+}
+
+// Time in MPI by call and call site: each call's exact time (enter to
+// leave) and the samples its thread took in it.
+void Analyzer::mpi_call_stats() {
+  std::vector<std::pair<unsigned, uint32_t>> key_of(mpi_.calls.size());
+  for (size_t i = 0; i < mpi_.calls.size(); ++i) {
+    const MpiCall &c = mpi_.calls[i];
+    uint32_t site = c.site ? intern_loc(c.site, false) : ~0u;
+    key_of[i] = {c.call, site};
+    MpiSiteStats &st = mpi_sites_[key_of[i]];
+    double sec = double(c.leave - c.enter) / 1e9;
+    st.calls++;
+    st.seconds += sec;
+    st.ranks[rank_].calls++;
+    st.ranks[rank_].seconds += sec;
+  }
+  for (const Thread &th : threads_)
+    for (const Sample &s : th.samples)
+      if (s.mpi) {
+        MpiSiteStats &st = mpi_sites_[key_of[s.mpi - 1]];
+        st.sampled += s.weight_s;
+        st.ranks[rank_].sampled += s.weight_s;
+        uint32_t site = key_of[s.mpi - 1].second;
+        if (site != ~0u) lines_[site].mpi += s.weight_s;
+      }
 }
 
 // The call path that created each region instance, from the samples of
@@ -646,14 +814,19 @@ void Analyzer::blame(BlameKind kind, const Sample &victim, const std::vector<con
 
 void Analyzer::analyze() {
   if (!start_) start_ = end_;
-  uint64_t span = end_ > start_ ? end_ - start_ : 1;
-  timeline_.assign(threads_.size(), std::vector<double>(kBins * 3, 0.0));
+  // The timeline's window: the process's run, or the job's when set.
+  uint64_t tl_start = win_end_ > win_start_ ? win_start_ : start_;
+  uint64_t tl_end = win_end_ > win_start_ ? win_end_ : end_;
+  uint64_t span = tl_end > tl_start ? tl_end - tl_start : 1;
+  timeline_.assign(threads_.size(), std::vector<double>(kBins * 4, 0.0));
   // Region instance stats by construct.
   for (const auto &kv : regions_) {
     const Region &r = kv.second;
     RegionStats &st = region_stats_[r.codeptr];
     st.calls++;
     if (r.end > r.begin) st.elapsed += double(r.end - r.begin) / 1e9;
+    st.ranks[rank_].calls++;
+    if (r.end > r.begin) st.ranks[rank_].elapsed += double(r.end - r.begin) / 1e9;
     st.team = std::max(st.team, r.team);
     eff_.instance(kv.first, r.codeptr, r.team, r.end > r.begin ? double(r.end - r.begin) / 1e9 : 0);
   }
@@ -689,15 +862,28 @@ void Analyzer::analyze() {
             rs = &region_stats_[reg->second.codeptr];
         }
       }
-      int bin = int(double(s.time - std::min(s.time, start_)) / double(span) * kBins);
+      int bin = int(double(s.time - std::min(s.time, tl_start)) / double(span) * kBins);
       bin = std::min(std::max(bin, 0), kBins - 1);
-      timeline_[ti][bin * 3 + (c == kWork ? 0 : c == kIdle ? 2 : 1)] += s.weight_s;
+      if (s.mpi) {
+        // Inside an MPI call: neither work nor OpenMP waiting (mpi_call_stats
+        // charges it to the call and its site).
+        timeline_[ti][bin * 4 + 3] += s.weight_s;
+        account(s, kEffMpi);
+        continue;
+      }
+      timeline_[ti][bin * 4 + (c == kWork ? 0 : c == kIdle ? 2 : 1)] += s.weight_s;
       if (c == kWork || c == kOther) {
         account(s, c == kWork && !(s.flags & kSampleLeafInRuntime) ? kEffUseful : kEffRuntime);
         work_s_ += s.weight_s;
-        if (s.leaf_loc != ~0u) lines_[s.leaf_loc].self += s.weight_s;
+        if (s.leaf_loc != ~0u) {
+          lines_[s.leaf_loc].self += s.weight_s;
+          if (rank_ >= 0) lines_[s.leaf_loc].rank_self[rank_] += s.weight_s;
+        }
         nodes_[s.node].self_work += s.weight_s;
-        if (rs) rs->work += s.weight_s;
+        if (rs) {
+          rs->work += s.weight_s;
+          rs->ranks[rank_].work += s.weight_s;
+        }
         continue;
       }
       // Where the waiting is observed: the user's call into the runtime, or,
@@ -821,7 +1007,11 @@ void Analyzer::analyze() {
   // (efficiency.cpp), not the waiting at its end, which also holds the
   // time a thread waits for a descheduled one.
   eff_.finish();
-  for (auto &kv : region_stats_) kv.second.imbalance = eff_.region_imbalance_s(kv.first);
+  for (auto &kv : region_stats_) {
+    kv.second.imbalance = eff_.region_imbalance_s(kv.first);
+    kv.second.where = sym_->resolve(kv.first);
+  }
+  if (has_mpi_) mpi_call_stats();
 }
 
 // Each sample's CPU time and descheduled time since the thread's previous
@@ -898,6 +1088,14 @@ void Analyzer::account_wait(BlameKind kind, const Sample &victim,
   };
   bool all_runtime = std::all_of(culprits.begin(), culprits.end(),
                                  [&](const Sample *c) { return in_runtime(*c); });
+  // Waiting for threads that are all inside MPI calls (idle workers while
+  // the initial thread receives, a team at a barrier while one thread
+  // sends) is the MPI model's time.
+  if (!culprits.empty() &&
+      std::all_of(culprits.begin(), culprits.end(), [](const Sample *c) { return c->mpi != 0; })) {
+    account(victim, kEffMpi);
+    return;
+  }
   EffBucket b = kEffWait;
   if (kind == kBlameSerial) {
     const Sample *p = culprits.empty() ? nullptr : culprits[0];
@@ -938,7 +1136,7 @@ void Analyzer::print_efficiency(FILE *out, int top) const {
   if (regs.empty()) return;
   fprintf(out, "    by region:              parallel eff  load bal  imbalance  runtime  sync  descheduled\n");
   for (int i = 0; i < int(regs.size()) && i < top; ++i) {
-    const SourceLocation &l = const_cast<Symbolizer &>(*sym_).resolve(regs[i].second);
+    const SourceLocation &l = region_stats_.at(regs[i].second).where;
     Metrics m = eff_.region_metrics(regs[i].second);
     fprintf(out, "    %-24s %12.2f %9.2f %10.2f %8.2f %5.2f %12.2f\n", l.short_label().c_str(),
             m.parallel_efficiency, m.load_balance, m.imbalance, m.runtime_overhead,
@@ -1015,15 +1213,21 @@ std::string where(const Loc &l) {
 
 void Analyzer::print_text(FILE *out, int top) const {
   double elapsed = end_ > start_ ? double(end_ - start_) / 1e9 : 0;
-  fprintf(out, "kite profile: %s (pid %s) on %s\n", meta_.count("exe") ? meta_.at("exe").c_str() : "?",
-          meta_.count("pid") ? meta_.at("pid").c_str() : "?",
-          meta_.count("runtime") ? meta_.at("runtime").c_str() : "?");
+  if (job_)
+    fprintf(out, "kite profile: %s, MPI job (rank 0: pid %s) on %s\n",
+            meta_.count("exe") ? meta_.at("exe").c_str() : "?", meta_.count("pid") ? meta_.at("pid").c_str() : "?",
+            meta_.count("runtime") ? meta_.at("runtime").c_str() : "?");
+  else
+    fprintf(out, "kite profile: %s (pid %s) on %s\n", meta_.count("exe") ? meta_.at("exe").c_str() : "?",
+            meta_.count("pid") ? meta_.at("pid").c_str() : "?",
+            meta_.count("runtime") ? meta_.at("runtime").c_str() : "?");
   fprintf(out, "  %.3f s, %zu threads, %" PRIu64 " samples (%.0f Hz per thread), thread time %.3f s: "
                "work %.1f %%, waiting or idle %.1f %%\n",
           elapsed, threads_.size(), samples_, 1e9 / double(period_ns_), total_s_,
           total_s_ > 0 ? 100 * work_s_ / total_s_ : 0, total_s_ > 0 ? 100 * (1 - work_s_ / total_s_) : 0);
   if (!meta_.count("end_ns"))
     fprintf(out, "  the program ended without finalizing the tool: the profile covers what was sampled\n");
+  if (job_text_) job_text_(out);
   std::vector<std::pair<double, uint64_t>> regs;
   for (const auto &kv : region_stats_) regs.emplace_back(kv.second.elapsed, kv.first);
   std::sort(regs.rbegin(), regs.rend());
@@ -1031,7 +1235,7 @@ void Analyzer::print_text(FILE *out, int top) const {
     fprintf(out, "\n  parallel regions        calls   wall s   work s   wait s  imbalance s  potential gain s\n");
   for (int i = 0; i < int(regs.size()) && i < top; ++i) {
     const RegionStats &st = region_stats_.at(regs[i].second);
-    const SourceLocation &l = const_cast<Symbolizer &>(*sym_).resolve(regs[i].second);
+    const SourceLocation &l = st.where;
     double wait = 0;
     for (const auto &w : st.wait) wait += w.second;
     std::string name = l.function;
@@ -1084,7 +1288,7 @@ void Analyzer::write_json(const std::string &path) const {
           meta_.count("end_ns") ? "true" : "false", elapsed, threads_.size(), samples_,
           1e9 / double(period_ns_), total_s_, work_s_, unattributed_s_);
   fprintf(f, "\"efficiency\":");
-  eff_.json_program(f);
+  eff_.json_program(f, job_efficiency_ ? job_efficiency_() : std::string());
   fprintf(f, ",\n\"line_counters\":");
   eff_.json_line_counters(f, [&](uint32_t loc) {
     const Loc &l = locs_[loc];
@@ -1098,7 +1302,7 @@ void Analyzer::write_json(const std::string &path) const {
   const char *sep = "";
   for (const auto &r : regs) {
     const RegionStats &st = region_stats_.at(r.second);
-    const SourceLocation &l = const_cast<Symbolizer &>(*sym_).resolve(r.second);
+    const SourceLocation &l = st.where;
     std::string names = name_fields(l.function, l.signature);
     if (!l.inlined_at.empty()) names += ",\"inlined_at\":\"" + json_escape(l.inlined_at) + "\"";
     fprintf(f, "%s\n{%s,\"file\":\"%s\",\"line\":%d,\"calls\":%" PRIu64
@@ -1113,6 +1317,16 @@ void Analyzer::write_json(const std::string &path) const {
     fprintf(f, "},\"imbalance_s\":%.6f,\"team\":%u,\"potential_gain_s\":%.6f,\"efficiency\":",
             st.imbalance, st.team, st.team ? st.imbalance / st.team : 0.0);
     eff_.json_region(f, r.second);
+    if (job_) {
+      fprintf(f, ",\"ranks\":[");
+      const char *s3 = "";
+      for (const auto &pr : st.ranks) {
+        fprintf(f, "%s{\"rank\":%d,\"calls\":%" PRIu64 ",\"elapsed_s\":%.6f,\"work_s\":%.6f}", s3,
+                pr.first, pr.second.calls, pr.second.elapsed, pr.second.work);
+        s3 = ",";
+      }
+      fprintf(f, "]");
+    }
     fprintf(f, "}");
     sep = ",";
   }
@@ -1120,15 +1334,26 @@ void Analyzer::write_json(const std::string &path) const {
   sep = "";
   std::vector<std::pair<double, uint32_t>> lv;
   for (const auto &kv : lines_)
-    lv.emplace_back(kv.second.self + kv.second.wait + kv.second.blame, kv.first);
+    lv.emplace_back(kv.second.self + kv.second.wait + kv.second.blame + kv.second.mpi, kv.first);
   std::sort(lv.rbegin(), lv.rend());
   for (const auto &e : lv) {
     const Loc &l = locs_[e.second];
     const LineStats &st = lines_.at(e.second);
     fprintf(f, "%s\n{%s,\"file\":\"%s\",\"line\":%d,\"self_s\":%.6f,\"wait_s\":%.6f,"
-               "\"blame_s\":%.6f}",
+               "\"blame_s\":%.6f",
             sep, name_fields(l.function, l.signature).c_str(), json_escape(l.file).c_str(), l.line, st.self,
             st.wait, st.blame);
+    if (has_mpi_) fprintf(f, ",\"mpi_s\":%.6f", st.mpi);
+    if (job_) {
+      fprintf(f, ",\"rank_self_s\":{");
+      const char *s3 = "";
+      for (const auto &pr : st.rank_self) {
+        fprintf(f, "%s\"%d\":%.6f", s3, pr.first, pr.second);
+        s3 = ",";
+      }
+      fprintf(f, "}");
+    }
+    fprintf(f, "}");
     sep = ",";
   }
   fprintf(f, "],\n\"blame\":[");
@@ -1145,20 +1370,26 @@ void Analyzer::write_json(const std::string &path) const {
   }
   fprintf(f, "],\n\"blame_by_kind\":{");
   sep = "";
-  for (int k = 0; k < kBlameCount; ++k) {
+  for (int k = 0; k < (has_mpi_ ? int(kBlameCount) : kOpenMpBlameKinds); ++k) {
     fprintf(f, "%s\"%s\":%.6f", sep, kBlameKinds[k], blame_kind_[k]);
     sep = ",";
   }
   fprintf(f, "},\n\"timeline\":{\"bins\":%d,\"bin_s\":%.6f,\"threads\":[", kBins,
           elapsed / kBins);
   for (size_t t = 0; t < threads_.size(); ++t) {
-    fprintf(f, "%s{\"thread\":%u,\"tid\":%" PRIu64 ",\"work\":[", t ? "," : "", threads_[t].index,
+    fprintf(f, "%s{\"thread\":%u,\"tid\":%" PRIu64 ",", t ? "," : "", threads_[t].index,
             threads_[t].tid);
-    for (int b = 0; b < kBins; ++b) fprintf(f, "%s%.6f", b ? "," : "", timeline_[t][b * 3]);
+    if (job_) fprintf(f, "\"rank\":%d,", threads_[t].rank);
+    fprintf(f, "\"work\":[");
+    for (int b = 0; b < kBins; ++b) fprintf(f, "%s%.6f", b ? "," : "", timeline_[t][b * 4]);
     fprintf(f, "],\"wait\":[");
-    for (int b = 0; b < kBins; ++b) fprintf(f, "%s%.6f", b ? "," : "", timeline_[t][b * 3 + 1]);
+    for (int b = 0; b < kBins; ++b) fprintf(f, "%s%.6f", b ? "," : "", timeline_[t][b * 4 + 1]);
     fprintf(f, "],\"idle\":[");
-    for (int b = 0; b < kBins; ++b) fprintf(f, "%s%.6f", b ? "," : "", timeline_[t][b * 3 + 2]);
+    for (int b = 0; b < kBins; ++b) fprintf(f, "%s%.6f", b ? "," : "", timeline_[t][b * 4 + 2]);
+    if (has_mpi_) {
+      fprintf(f, "],\"mpi\":[");
+      for (int b = 0; b < kBins; ++b) fprintf(f, "%s%.6f", b ? "," : "", timeline_[t][b * 4 + 3]);
+    }
     fprintf(f, "]}");
   }
   fprintf(f, "]},\n\"tree\":");
@@ -1166,8 +1397,603 @@ void Analyzer::write_json(const std::string &path) const {
   fprintf(f, ",\n\"blame_tree\":");
   json_tree(f, 0, true, 0);
   write_views_json(f, views());
+  if (job_json_) job_json_(f);
   fprintf(f, "}\n");
   if (fclose(f) != 0) die("cannot write " + path);
+}
+
+// A location of another analyzer's table, by its (function, file, line).
+uint32_t Analyzer::intern_name(const Loc &l) {
+  auto k = std::make_tuple(l.function, l.file, l.line);
+  auto it = loc_index_.find(k);
+  if (it != loc_index_.end()) return it->second;
+  uint32_t id = uint32_t(locs_.size());
+  locs_.push_back(l);
+  loc_index_.emplace(k, id);
+  return id;
+}
+
+void Analyzer::merge(Analyzer &o) {
+  std::vector<uint32_t> loc_of(o.locs_.size());
+  for (size_t i = 0; i < o.locs_.size(); ++i) loc_of[i] = intern_name(o.locs_[i]);
+  std::vector<uint32_t> node_of(o.nodes_.size(), 0);
+  // A child is made after its parent: one pass in order.
+  for (size_t i = 1; i < o.nodes_.size(); ++i) {
+    const Node &n = o.nodes_[i];
+    node_of[i] = child(node_of[n.parent], loc_of[n.loc]);
+    nodes_[node_of[i]].self_work += n.self_work;
+    nodes_[node_of[i]].self_blame += n.self_blame;
+  }
+  nodes_[0].self_work += o.nodes_[0].self_work;
+  nodes_[0].self_blame += o.nodes_[0].self_blame;
+  for (const auto &kv : o.lines_) {
+    LineStats &l = lines_[loc_of[kv.first]];
+    l.self += kv.second.self;
+    l.wait += kv.second.wait;
+    l.blame += kv.second.blame;
+    l.mpi += kv.second.mpi;
+    for (const auto &r : kv.second.rank_self) l.rank_self[r.first] += r.second;
+  }
+  for (const auto &kv : o.blame_) blame_[{kv.first.first, loc_of[kv.first.second]}] += kv.second;
+  for (int k = 0; k < kBlameCount; ++k) blame_kind_[k] += o.blame_kind_[k];
+  total_s_ += o.total_s_;
+  work_s_ += o.work_s_;
+  unattributed_s_ += o.unattributed_s_;
+  samples_ += o.samples_;
+  // Regions: one construct (function, file, line) over the ranks.
+  std::map<uint64_t, uint64_t> construct_of;
+  for (auto &kv : o.region_stats_) {
+    const SourceLocation &w = kv.second.where;
+    uint64_t key = 0;
+    for (const auto &mine : region_stats_)
+      if (mine.second.where.function == w.function && mine.second.where.file == w.file &&
+          mine.second.where.line == w.line && mine.second.where.inlined_at == w.inlined_at) {
+        key = mine.first;
+        break;
+      }
+    if (!key) key = (uint64_t(1) << 63) | region_stats_.size();
+    construct_of[kv.first] = key;
+    RegionStats &st = region_stats_[key];
+    const RegionStats &os = kv.second;
+    if (!st.calls && st.where.function.empty()) st.where = os.where;
+    st.calls += os.calls;
+    st.elapsed += os.elapsed;
+    st.work += os.work;
+    st.imbalance += os.imbalance;
+    st.team = std::max(st.team, os.team);
+    for (const auto &w2 : os.wait) st.wait[w2.first] += w2.second;
+    for (const auto &r : os.ranks) {
+      auto &pr = st.ranks[r.first];
+      pr.calls += r.second.calls;
+      pr.elapsed += r.second.elapsed;
+      pr.work += r.second.work;
+    }
+  }
+  eff_.merge(o.eff_, construct_of, loc_of);
+  for (auto &kv : o.mpi_sites_) {
+    uint32_t site = kv.first.second == ~0u ? ~0u : loc_of[kv.first.second];
+    MpiSiteStats &st = mpi_sites_[{kv.first.first, site}];
+    st.calls += kv.second.calls;
+    st.seconds += kv.second.seconds;
+    st.sampled += kv.second.sampled;
+    for (const auto &r : kv.second.ranks) {
+      auto &pr = st.ranks[r.first];
+      pr.calls += r.second.calls;
+      pr.seconds += r.second.seconds;
+      pr.sampled += r.second.sampled;
+    }
+  }
+  has_mpi_ = has_mpi_ || o.has_mpi_;
+  for (size_t t = 0; t < o.threads_.size(); ++t) {
+    Thread th;
+    th.rank = o.threads_[t].rank;
+    th.index = o.threads_[t].index;
+    th.tid = o.threads_[t].tid;
+    th.type = o.threads_[t].type;
+    threads_.push_back(std::move(th));
+    timeline_.push_back(o.timeline_[t]);
+  }
+}
+
+// What the process did in [lo, hi]: the samples whose period overlaps it,
+// those working (in user code, the runtime, or an MPI call) over those
+// waiting or idle; none: the sample of `thread` nearest to it.
+std::vector<const Sample *> Analyzer::samples_in(uint64_t lo, uint64_t hi, uint32_t thread) const {
+  std::vector<const Sample *> busy, any;
+  for (const Thread &th : threads_) {
+    const auto &v = th.samples;
+    auto it = std::lower_bound(v.begin(), v.end(), lo, [](const Sample &x, uint64_t t) { return x.time < t; });
+    for (; it != v.end(); ++it) {
+      uint64_t from = it->time - std::min(it->time, uint64_t(it->weight_s * 1e9));
+      if (from > hi) break;
+      any.push_back(&*it);
+      Category c = category(it->state);
+      if (it->mpi || c == kWork || c == kOther) busy.push_back(&*it);
+    }
+  }
+  if (!busy.empty()) return busy;
+  if (!any.empty()) return any;
+  if (thread < threads_.size())
+    if (const Sample *p = nearest_if(thread, lo + (hi - lo) / 2, 5 * period_ns_,
+                                     [](const Sample &) { return true; }))
+      return {p};
+  return {};
+}
+
+void Analyzer::charge_wait(BlameKind kind, const Sample &c, double seconds) {
+  blame_kind_[kind] += seconds;
+  if (c.leaf_loc != ~0u) {
+    lines_[c.leaf_loc].blame += seconds;
+    blame_[{kind, c.leaf_loc}] += seconds;
+  }
+  nodes_[c.node].self_blame += seconds;
+}
+
+// Each rank's times on rank 0's clock (mpi_format.h): the same clock
+// domain as rank 0 needs nothing; another domain adds the offset measured
+// in MPI_Init and MPI_Finalize, interpolated between them, held outside.
+struct RankClock {
+  bool shift = false;
+  double l0 = 0, o0 = 0, l1 = 0, o1 = 0;
+  bool two = false;
+  double offset(double t) const {
+    if (!shift) return 0;
+    if (!two || t <= l0 || l1 <= l0) return t >= l1 && two ? o1 : o0;
+    if (t >= l1) return o1;
+    return o0 + (o1 - o0) * (t - l0) / (l1 - l0);
+  }
+  uint64_t to_job(uint64_t t) const { return uint64_t(int64_t(t) + int64_t(offset(double(t)))); }
+  uint64_t to_local(uint64_t t) const {
+    uint64_t l = uint64_t(int64_t(t) - int64_t(offset(double(t))));
+    return uint64_t(int64_t(t) - int64_t(offset(double(l))));
+  }
+};
+
+bool parse_offset(const std::string &v, double &l, double &o) {
+  double e = 0;
+  return sscanf(v.c_str(), "%lf %lf %lf", &l, &o, &e) >= 2;
+}
+
+// One report over every rank of an MPI job (docs/kite-profile.md, "MPI").
+class Job {
+ public:
+  Job(std::string raw, std::vector<std::string> stems) : raw_(std::move(raw)), stems_(std::move(stems)) {}
+  void run();
+  void print_text(FILE *out, int top) { ranks_[0]->print_text(out, top); }
+  void write_json(const std::string &path) { ranks_[0]->write_json(path); }
+
+ private:
+  struct RankSummary {
+    int rank;
+    std::string pid, host;
+    size_t threads;
+    uint64_t samples;
+    EffTotals totals;
+    Metrics metrics;
+    double mpi_call_s = 0;  // the initial thread's exact time in MPI calls
+    double serial_fraction = 0;
+  };
+  struct Hybrid {
+    double pe = 1, mpi_pe = 1, mpi_lb = 1, mpi_ce = 1, omp_pe = 1, omp_lb = 1, omp_ser = 0;
+  };
+  void align();
+  void wait_states();
+  void summarize();
+  Hybrid hybrid() const;
+  void text(FILE *out) const;
+  std::string efficiency_json() const;
+  void json(FILE *f) const;
+
+  std::string raw_;
+  std::vector<std::string> stems_;
+  std::vector<std::unique_ptr<Analyzer>> ranks_;  // by world rank
+  std::vector<RankClock> clocks_;
+  uint64_t start_ = 0, end_ = 0;  // job clock
+  bool one_domain_ = true;
+  std::vector<std::string> notes_;
+  std::vector<RankSummary> summary_;
+  // Wait states: seconds by kind; by (victim rank, kind) and (culprit rank,
+  // kind); the blamed lines by (kind, culprit rank, function, file, line).
+  double wait_total_[kWaitKindCount] = {};
+  uint64_t wait_count_[kWaitKindCount] = {};
+  double wait_unattributed_[kWaitKindCount] = {};
+  std::map<std::pair<int, int>, double> waited_, caused_;
+  std::map<std::tuple<int, int, std::string, std::string, int>, double> blamed_;
+  std::map<std::tuple<int, int, std::string, std::string, int>, std::string> blamed_signature_;
+};
+
+void Job::run() {
+  for (const std::string &stem : stems_) {
+    auto a = std::make_unique<Analyzer>(raw_, stem);
+    a->load();
+    a->job_ = true;
+    ranks_.push_back(std::move(a));
+  }
+  std::stable_sort(ranks_.begin(), ranks_.end(),
+                   [](const auto &a, const auto &b) { return a->rank_ < b->rank_; });
+  for (size_t i = 1; i < ranks_.size(); ++i)
+    if (ranks_[i]->rank_ == ranks_[i - 1]->rank_)
+      notes_.push_back("rank " + std::to_string(ranks_[i]->rank_) +
+                       " has more than one process in the directory; each is reported, messages "
+                       "match the last");
+  align();
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    Analyzer &a = *ranks_[i];
+    a.win_start_ = clocks_[i].to_local(start_);
+    a.win_end_ = clocks_[i].to_local(end_);
+    a.analyze();
+  }
+  wait_states();
+  summarize();
+  Analyzer &m = *ranks_[0];
+  for (size_t i = 1; i < ranks_.size(); ++i) {
+    m.merge(*ranks_[i]);
+    if (!ranks_[i]->meta_.count("end_ns")) m.meta_.erase("end_ns");
+  }
+  m.start_ = clocks_[0].to_local(start_);
+  m.end_ = clocks_[0].to_local(end_);
+  m.job_text_ = [this](FILE *out) { text(out); };
+  m.job_efficiency_ = [this]() { return efficiency_json(); };
+  m.job_json_ = [this](FILE *f) { json(f); };
+}
+
+void Job::align() {
+  const auto &m0 = ranks_[0]->meta_;
+  std::string domain0 = m0.count("clock_domain") ? m0.at("clock_domain") : "";
+  start_ = UINT64_MAX;
+  end_ = 0;
+  for (auto &a : ranks_) {
+    RankClock c;
+    const auto &m = a->meta_;
+    std::string domain = m.count("clock_domain") ? m.at("clock_domain") : "";
+    if (a != ranks_[0] && (domain.empty() || domain != domain0)) {
+      one_domain_ = false;
+      double l, o;
+      if (m.count("mpi_clock_init") && parse_offset(m.at("mpi_clock_init"), l, o)) {
+        c.shift = true;
+        c.l0 = l;
+        c.o0 = o;
+        if (m.count("mpi_clock_final") && parse_offset(m.at("mpi_clock_final"), l, o) && l > c.l0) {
+          c.two = true;
+          c.l1 = l;
+          c.o1 = o;
+        }
+      } else {
+        notes_.push_back("rank " + std::to_string(a->rank_) +
+                         ": another clock domain than rank 0's and no mpi_clock_init offset; its "
+                         "times are taken as they are");
+      }
+    }
+    clocks_.push_back(c);
+    if (a->start_) start_ = std::min(start_, c.to_job(a->start_));
+    end_ = std::max(end_, c.to_job(a->end_));
+  }
+  if (start_ == UINT64_MAX || start_ > end_) start_ = end_;
+}
+
+void Job::wait_states() {
+  std::vector<MpiRank> ranks;
+  for (size_t i = 0; i < ranks_.size(); ++i) {
+    MpiRank r = ranks_[i]->mpi_;
+    r.rank = ranks_[i]->rank_;
+    const RankClock &c = clocks_[i];
+    for (MpiCall &x : r.calls) x.enter = c.to_job(x.enter), x.leave = c.to_job(x.leave);
+    for (auto *v : {&r.sends, &r.posts, &r.recvs})
+      for (MpiMessage &x : *v) x.time = c.to_job(x.time);
+    for (MpiSendDone &x : r.send_dones) x.time = c.to_job(x.time);
+    if (r.bad_records)
+      notes_.push_back("rank " + std::to_string(r.rank) + ": " + std::to_string(r.bad_records) +
+                       " MPI record(s) outside any call were left out");
+    ranks.push_back(std::move(r));
+  }
+  std::map<uint64_t, size_t> comm_size;
+  for (const auto &a : ranks_) {
+    for (const auto &kv : a->meta_) {
+      if (kv.first.rfind("mpi_comm.", 0) != 0) continue;
+      uint64_t id = strtoull(kv.first.c_str() + 9, nullptr, 10);
+      comm_size[id] = size_t(std::count(kv.second.begin(), kv.second.end(), ',') + 1);
+    }
+    auto ws = a->meta_.find("mpi_world_size");
+    if (ws != a->meta_.end()) comm_size[kite_mpi::kWorldComm] = strtoull(ws->second.c_str(), nullptr, 10);
+  }
+  if (!comm_size.count(kite_mpi::kWorldComm)) comm_size[kite_mpi::kWorldComm] = ranks_.size();
+  if (ranks_.size() < comm_size[kite_mpi::kWorldComm])
+    notes_.push_back("the directory holds " + std::to_string(ranks_.size()) + " of the " +
+                     std::to_string(comm_size[kite_mpi::kWorldComm]) + " ranks of MPI_COMM_WORLD");
+  for (const WaitState &w : find_wait_states(ranks, comm_size, notes_)) {
+    double seconds = double(w.hi - w.lo) / 1e9;
+    wait_total_[w.kind] += seconds;
+    wait_count_[w.kind]++;
+    int victim = ranks_[size_t(w.victim)]->rank_, culprit = ranks_[size_t(w.culprit)]->rank_;
+    waited_[{victim, w.kind}] += seconds;
+    caused_[{culprit, w.kind}] += seconds;
+    Analyzer &c = *ranks_[size_t(w.culprit)];
+    const RankClock &cc = clocks_[size_t(w.culprit)];
+    uint32_t thread = ranks[size_t(w.culprit)].calls[w.culprit_call].thread;
+    std::vector<const Sample *> who = c.samples_in(cc.to_local(w.lo), cc.to_local(w.hi), thread);
+    double weight = 0;
+    for (const Sample *p : who) weight += p->weight_s;
+    if (who.empty() || weight <= 0) {
+      wait_unattributed_[w.kind] += seconds;
+      continue;
+    }
+    BlameKind kind = BlameKind(kBlameLateSender + int(w.kind));
+    for (const Sample *p : who) {
+      double share = seconds * p->weight_s / weight;
+      c.charge_wait(kind, *p, share);
+      if (p->leaf_loc == ~0u) continue;
+      const Loc &l = c.locs_[p->leaf_loc];
+      auto key = std::make_tuple(int(w.kind), culprit, l.function, l.file, l.line);
+      blamed_[key] += share;
+      blamed_signature_[key] = l.signature;
+    }
+  }
+}
+
+void Job::summarize() {
+  for (auto &a : ranks_) {
+    RankSummary s;
+    s.rank = a->rank_;
+    s.pid = a->meta_.count("pid") ? a->meta_.at("pid") : "";
+    s.host = a->meta_.count("mpi_host") ? a->meta_.at("mpi_host")
+                                        : a->meta_.count("host") ? a->meta_.at("host") : "";
+    s.threads = a->threads_.size();
+    s.samples = a->samples_;
+    s.totals = a->eff_.program();
+    s.metrics = metrics_of(s.totals);
+    s.serial_fraction = a->eff_.serial_fraction();
+    for (const MpiCall &c : a->mpi_.calls)
+      if (c.thread == a->initial_) s.mpi_call_s += double(c.leave - c.enter) / 1e9;
+    summary_.push_back(s);
+  }
+}
+
+double clamp1(double x) { return std::isfinite(x) ? std::min(1.0, std::max(0.0, x)) : 0.0; }
+
+// docs/kite-profile.md, "MPI": S_r a rank's thread time, X_r its part in
+// MPI (kEffMpi), U_r its useful time, n_r its threads; o_r = (S_r - X_r) / n_r.
+Job::Hybrid Job::hybrid() const {
+  Hybrid h;
+  double S = 0, X = 0, U = 0, n = 0, omax = 0;
+  EffTotals all;
+  for (const RankSummary &r : summary_) {
+    double s = r.totals.thread, x = r.totals.bucket[kEffMpi];
+    S += s;
+    X += x;
+    U += r.totals.bucket[kEffUseful];
+    n += double(r.threads);
+    if (r.threads) omax = std::max(omax, (s - x) / double(r.threads));
+    all.balanced_max += r.totals.balanced_max;
+    all.useful_in_regions += r.totals.useful_in_regions;
+    all.bucket[kEffSerial] += r.totals.bucket[kEffSerial];
+  }
+  if (S <= 0 || n <= 0) return h;
+  h.pe = clamp1(U / S);
+  h.mpi_pe = clamp1((S - X) / S);
+  h.mpi_lb = omax > 0 ? clamp1((S - X) / n / omax) : 1;
+  h.mpi_ce = clamp1(omax / (S / n));
+  h.omp_pe = S - X > 0 ? clamp1(U / (S - X)) : 1;
+  h.omp_lb = all.balanced_max > 0 ? clamp1(all.useful_in_regions / all.balanced_max) : 1;
+  h.omp_ser = S - X > 0 ? clamp1(all.bucket[kEffSerial] / (S - X)) : 0;
+  return h;
+}
+
+std::string where_line(const std::string &file, int line, const std::string &function) {
+  if (file.empty()) return function;
+  return file.substr(file.rfind('/') + 1) + ":" + std::to_string(line) + " " + function;
+}
+
+void Job::text(FILE *out) const {
+  Hybrid h = hybrid();
+  const auto &m = ranks_[0]->meta_;
+  fprintf(out, "  MPI job: %zu rank(s)%s%s, %s\n", ranks_.size(),
+          m.count("mpi") ? " on " : "", m.count("mpi") ? m.at("mpi").c_str() : "",
+          one_domain_ ? "one clock" : "clocks aligned by the offsets measured in MPI_Init/MPI_Finalize");
+  fprintf(out, "\n  hybrid efficiency (POP multiplicative model):\n");
+  fprintf(out, "    global efficiency %.2f = parallel efficiency (one run: no computational scalability)\n", h.pe);
+  fprintf(out, "    parallel efficiency %.2f = MPI parallel efficiency %.2f x OpenMP parallel efficiency %.2f\n",
+          h.pe, h.mpi_pe, h.omp_pe);
+  fprintf(out, "    MPI parallel efficiency %.2f = MPI load balance %.2f x MPI communication efficiency %.2f\n",
+          h.mpi_pe, h.mpi_lb, h.mpi_ce);
+  fprintf(out, "    OpenMP: load balance %.2f, serialization %.2f (shares of the time outside MPI)\n",
+          h.omp_lb, h.omp_ser);
+  fprintf(out, "\n  rank  threads  thread s  in MPI %%  useful %%  OpenMP par eff  OpenMP load bal  MPI calls s\n");
+  for (const RankSummary &r : summary_) {
+    double S = r.totals.thread, X = r.totals.bucket[kEffMpi];
+    fprintf(out, "  %4d %8zu %9.3f %9.1f %9.1f %15.2f %16.2f %12.3f\n", r.rank, r.threads, S,
+            S > 0 ? 100 * X / S : 0, S > 0 ? 100 * r.totals.bucket[kEffUseful] / S : 0,
+            S - X > 0 ? clamp1(r.totals.bucket[kEffUseful] / (S - X)) : 1.0, r.metrics.load_balance,
+            r.mpi_call_s);
+  }
+  // By call, then by call site.
+  const Analyzer &a = *ranks_[0];
+  std::map<unsigned, std::pair<uint64_t, double>> by_call;
+  for (const auto &kv : a.mpi_sites_) {
+    auto &c = by_call[kv.first.first];
+    c.first += kv.second.calls;
+    c.second += kv.second.seconds;
+  }
+  if (!by_call.empty()) {
+    std::vector<std::pair<double, unsigned>> v;
+    for (const auto &kv : by_call) v.emplace_back(kv.second.second, kv.first);
+    std::sort(v.rbegin(), v.rend());
+    fprintf(out, "\n  time in MPI by call (all ranks):      calls   seconds\n");
+    for (const auto &e : v)
+      fprintf(out, "    %-32s %8" PRIu64 " %9.3f\n", kite_mpi::call_name(e.second), by_call[e.second].first,
+              e.first);
+    std::vector<std::pair<double, std::pair<unsigned, uint32_t>>> sites;
+    for (const auto &kv : a.mpi_sites_) sites.emplace_back(kv.second.seconds, kv.first);
+    std::sort(sites.rbegin(), sites.rend());
+    fprintf(out, "\n  time in MPI by call site:\n");
+    for (size_t i = 0; i < sites.size() && i < 10; ++i) {
+      const auto &st = a.mpi_sites_.at(sites[i].second);
+      std::string at = sites[i].second.second == ~0u ? "?" : where(a.locs_[sites[i].second.second]);
+      fprintf(out, "    %9.3f s %8" PRIu64 " calls  %-14s %s\n", st.seconds, st.calls,
+              kite_mpi::call_name(sites[i].second.first), at.c_str());
+    }
+  }
+  fprintf(out, "\n  MPI wait states (blame shifted to the rank that caused them):\n");
+  for (int k = 0; k < kWaitKindCount; ++k) {
+    fprintf(out, "    %-20s %9.3f s in %" PRIu64 " call(s)", kWaitKindNames[k], wait_total_[k], wait_count_[k]);
+    double best = 0;
+    const std::tuple<int, int, std::string, std::string, int> *bk = nullptr;
+    for (const auto &kv : blamed_)
+      if (std::get<0>(kv.first) == k && kv.second > best) best = kv.second, bk = &kv.first;
+    if (bk)
+      fprintf(out, "  mostly rank %d %s", std::get<1>(*bk),
+              where_line(std::get<3>(*bk), std::get<4>(*bk), std::get<2>(*bk)).c_str());
+    fprintf(out, "\n");
+  }
+  for (const RankSummary &r : summary_) {
+    double w[kWaitKindCount], c[kWaitKindCount];
+    bool any = false;
+    for (int k = 0; k < kWaitKindCount; ++k) {
+      auto wi = waited_.find({r.rank, k});
+      auto ci = caused_.find({r.rank, k});
+      w[k] = wi == waited_.end() ? 0 : wi->second;
+      c[k] = ci == caused_.end() ? 0 : ci->second;
+      any = any || w[k] > 0 || c[k] > 0;
+    }
+    if (!any) continue;
+    fprintf(out, "    rank %d waited: late sender %.3f s, late receiver %.3f s, collective %.3f s; "
+                 "caused: %.3f, %.3f, %.3f s\n",
+            r.rank, w[0], w[1], w[2], c[0], c[1], c[2]);
+  }
+  for (const std::string &n : notes_) fprintf(out, "  note: %s\n", n.c_str());
+  fprintf(out, "\n  over all ranks:\n");
+}
+
+std::string Job::efficiency_json() const {
+  Hybrid h = hybrid();
+  char b[1024];
+  snprintf(b, sizeof b,
+           ",\"hybrid\":{\"model\":\"pop-multiplicative\",\"global_efficiency\":%.4f,"
+           "\"computational_scalability\":null,\"parallel_efficiency\":%.4f,"
+           "\"mpi_parallel_efficiency\":%.4f,\"mpi_load_balance\":%.4f,"
+           "\"mpi_communication_efficiency\":%.4f,\"openmp_parallel_efficiency\":%.4f,"
+           "\"openmp_load_balance\":%.4f,\"openmp_serialization\":%.4f}",
+           h.pe, h.pe, h.mpi_pe, h.mpi_lb, h.mpi_ce, h.omp_pe, h.omp_lb, h.omp_ser);
+  std::string s = b;
+  s += ",\"ranks\":[";
+  const char *sep = "";
+  for (const RankSummary &r : summary_) {
+    double S = r.totals.thread, X = r.totals.bucket[kEffMpi], U = r.totals.bucket[kEffUseful];
+    snprintf(b, sizeof b,
+             "%s{\"rank\":%d,\"threads\":%zu,\"thread_s\":%.6f,\"mpi_s\":%.6f,\"outside_mpi_s\":%.6f,"
+             "\"useful_s\":%.6f,\"mpi_parallel_efficiency\":%.4f,\"openmp_parallel_efficiency\":%.4f,"
+             "\"openmp_load_balance\":%.4f,\"openmp_serialization\":%.4f,\"serial_fraction\":%.4f}",
+             sep, r.rank, r.threads, S, X, S - X, U, S > 0 ? clamp1((S - X) / S) : 1.0,
+             S - X > 0 ? clamp1(U / (S - X)) : 1.0, r.metrics.load_balance,
+             S - X > 0 ? clamp1(r.totals.bucket[kEffSerial] / (S - X)) : 0.0, r.serial_fraction);
+    s += b;
+    sep = ",";
+  }
+  s += "]";
+  return s;
+}
+
+void Job::json(FILE *f) const {
+  const Analyzer &a = *ranks_[0];
+  const auto &m = a.meta_;
+  fprintf(f, ",\n\"mpi\":{\"implementation\":\"%s\",\"ranks\":%zu,\"world_size\":%s,\"one_clock\":%s,\"processes\":[",
+          json_escape(m.count("mpi") ? m.at("mpi") : "").c_str(), ranks_.size(),
+          m.count("mpi_world_size") ? m.at("mpi_world_size").c_str() : "null", one_domain_ ? "true" : "false");
+  for (size_t i = 0; i < summary_.size(); ++i) {
+    const RankSummary &r = summary_[i];
+    fprintf(f, "%s{\"rank\":%d,\"pid\":%s,\"host\":\"%s\",\"threads\":%zu,\"samples\":%" PRIu64
+               ",\"mpi_call_s\":%.6f}",
+            i ? "," : "", r.rank, r.pid.empty() ? "0" : r.pid.c_str(), json_escape(r.host).c_str(),
+            r.threads, r.samples, r.mpi_call_s);
+  }
+  // By call (all sites) and by call site, each with its ranks.
+  std::map<unsigned, Analyzer::MpiSiteStats> by_call;
+  for (const auto &kv : a.mpi_sites_) {
+    auto &c = by_call[kv.first.first];
+    c.calls += kv.second.calls;
+    c.seconds += kv.second.seconds;
+    c.sampled += kv.second.sampled;
+    for (const auto &r : kv.second.ranks) {
+      auto &pr = c.ranks[r.first];
+      pr.calls += r.second.calls;
+      pr.seconds += r.second.seconds;
+      pr.sampled += r.second.sampled;
+    }
+  }
+  auto ranks_json = [&](const Analyzer::MpiSiteStats &st) {
+    fprintf(f, ",\"ranks\":[");
+    const char *s2 = "";
+    for (const auto &r : st.ranks) {
+      fprintf(f, "%s{\"rank\":%d,\"calls\":%" PRIu64 ",\"seconds\":%.6f,\"sampled_s\":%.6f}", s2, r.first,
+              r.second.calls, r.second.seconds, r.second.sampled);
+      s2 = ",";
+    }
+    fprintf(f, "]}");
+  };
+  fprintf(f, "],\n\"by_call\":[");
+  std::vector<std::pair<double, unsigned>> cv;
+  for (const auto &kv : by_call) cv.emplace_back(kv.second.seconds, kv.first);
+  std::sort(cv.rbegin(), cv.rend());
+  const char *sep = "";
+  for (const auto &e : cv) {
+    const auto &st = by_call.at(e.second);
+    fprintf(f, "%s\n{\"call\":\"%s\",\"calls\":%" PRIu64 ",\"seconds\":%.6f,\"sampled_s\":%.6f", sep,
+            kite_mpi::call_name(e.second), st.calls, st.seconds, st.sampled);
+    ranks_json(st);
+    sep = ",";
+  }
+  fprintf(f, "],\n\"by_site\":[");
+  std::vector<std::pair<double, std::pair<unsigned, uint32_t>>> sv;
+  for (const auto &kv : a.mpi_sites_) sv.emplace_back(kv.second.seconds, kv.first);
+  std::sort(sv.rbegin(), sv.rend());
+  sep = "";
+  for (const auto &e : sv) {
+    const auto &st = a.mpi_sites_.at(e.second);
+    Loc unknown;
+    unknown.function = "?";
+    const Loc &l = e.second.second == ~0u ? unknown : a.locs_[e.second.second];
+    fprintf(f, "%s\n{\"call\":\"%s\",%s,\"file\":\"%s\",\"line\":%d,\"calls\":%" PRIu64
+               ",\"seconds\":%.6f,\"sampled_s\":%.6f",
+            sep, kite_mpi::call_name(e.second.first), name_fields(l.function, l.signature).c_str(),
+            json_escape(l.file).c_str(), l.line, st.calls, st.seconds, st.sampled);
+    ranks_json(st);
+    sep = ",";
+  }
+  fprintf(f, "],\n\"wait_states\":{\"kinds\":{");
+  for (int k = 0; k < kWaitKindCount; ++k)
+    fprintf(f, "%s\"%s\":{\"seconds\":%.6f,\"calls\":%" PRIu64 ",\"unattributed_s\":%.6f}", k ? "," : "",
+            kWaitKindNames[k], wait_total_[k], wait_count_[k], wait_unattributed_[k]);
+  fprintf(f, "},\"ranks\":[");
+  for (size_t i = 0; i < summary_.size(); ++i) {
+    int r = summary_[i].rank;
+    fprintf(f, "%s{\"rank\":%d,\"waited\":{", i ? "," : "", r);
+    for (int k = 0; k < kWaitKindCount; ++k) {
+      auto it = waited_.find({r, k});
+      fprintf(f, "%s\"%s\":%.6f", k ? "," : "", kWaitKindNames[k], it == waited_.end() ? 0.0 : it->second);
+    }
+    fprintf(f, "},\"caused\":{");
+    for (int k = 0; k < kWaitKindCount; ++k) {
+      auto it = caused_.find({r, k});
+      fprintf(f, "%s\"%s\":%.6f", k ? "," : "", kWaitKindNames[k], it == caused_.end() ? 0.0 : it->second);
+    }
+    fprintf(f, "}}");
+  }
+  fprintf(f, "],\"blamed\":[");
+  std::vector<std::pair<double, std::tuple<int, int, std::string, std::string, int>>> bv;
+  for (const auto &kv : blamed_) bv.emplace_back(kv.second, kv.first);
+  std::sort(bv.begin(), bv.end(), [](const auto &x, const auto &y) { return x.first > y.first; });
+  sep = "";
+  for (const auto &e : bv) {
+    const auto &k = e.second;
+    fprintf(f, "%s\n{\"kind\":\"%s\",\"rank\":%d,%s,\"file\":\"%s\",\"line\":%d,\"seconds\":%.6f}", sep,
+            kWaitKindNames[std::get<0>(k)], std::get<1>(k),
+            name_fields(std::get<2>(k), blamed_signature_.at(k)).c_str(), json_escape(std::get<3>(k)).c_str(),
+            std::get<4>(k), e.first);
+    sep = ",";
+  }
+  fprintf(f, "]},\n\"notes\":[");
+  for (size_t i = 0; i < notes_.size(); ++i)
+    fprintf(f, "%s\"%s\"", i ? "," : "", json_escape(notes_[i]).c_str());
+  fprintf(f, "]}");
 }
 
 [[noreturn]] void usage(int status) {
@@ -1198,18 +2024,35 @@ int main(int argc, char **argv) {
   if (raw.empty()) usage(2);
   debug = getenv("KITE_PROFILE_DEBUG") && *getenv("KITE_PROFILE_DEBUG") == '1';
   std::vector<std::pair<uint64_t, std::string>> stems;
+  std::vector<std::string> job_stems;
   DIR *d = opendir(raw.c_str());
   if (!d) die("cannot read " + raw);
   while (dirent *e = readdir(d)) {
     std::string n = e->d_name;
     if (n.size() < 6 || n.compare(n.size() - 5, 5, ".meta") != 0) continue;
     auto meta = read_meta(raw + "/" + n);
-    if (rank_given && meta["rank"] != rank) continue;
+    std::string r = meta.count("mpi_world_rank") ? meta["mpi_world_rank"] : meta["rank"];
+    if (rank_given && meta["rank"] != rank && r != rank) continue;
+    if (!r.empty()) job_stems.push_back(n);
     stems.emplace_back(strtoull(meta["start_ns"].c_str(), nullptr, 10), n.substr(0, n.size() - 5));
   }
   closedir(d);
   if (stems.empty()) return 3;
   std::sort(stems.begin(), stems.end());
+  // An MPI job's ranks (their meta says mpi_world_rank= or rank=): one
+  // report over all of them, unless --rank asked for one.
+  if (!rank_given && !job_stems.empty()) {
+    std::vector<std::string> names;
+    for (const auto &st : stems) names.push_back(st.second);
+    Job job(raw, names);
+    job.run();
+    job.print_text(stdout, top);
+    if (!json.empty()) {
+      job.write_json(json);
+      printf("  wrote %s\n", json.c_str());
+    }
+    return 0;
+  }
   // One profile per process; the first process's goes to --json, the others
   // next to it with their stem.
   for (size_t i = 0; i < stems.size(); ++i) {

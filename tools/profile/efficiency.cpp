@@ -149,6 +149,51 @@ Metrics Efficiency::region_metrics(uint64_t construct) const {
   return metrics_of(it == regions_.end() ? EffTotals() : it->second);
 }
 
+double Efficiency::serial_fraction() const {
+  return worker_thread_ > worker_delay_ ? clamp01(worker_serial_ / (worker_thread_ - worker_delay_)) : 0.0;
+}
+
+namespace {
+void add_totals(EffTotals &x, const EffTotals &o) {
+  x.thread += o.thread;
+  for (int b = 0; b < kEffBucketCount; ++b) x.bucket[b] += o.bucket[b];
+  x.delay += o.delay;
+  x.delay_waiting += o.delay_waiting;
+  x.wait_cpu += o.wait_cpu;
+  x.wait_known += o.wait_known;
+  x.imbalance += o.imbalance;
+  x.balanced_max += o.balanced_max;
+  x.useful_in_regions += o.useful_in_regions;
+  x.region_thread += o.region_thread;
+  if (x.counters.size() < o.counters.size()) x.counters.resize(o.counters.size(), 0.0);
+  for (size_t i = 0; i < o.counters.size(); ++i) x.counters[i] += o.counters[i];
+}
+}  // namespace
+
+// After finish() on both: the load balance of a construct stays per process
+// (each rank's team x max), summed like the constructs of one process.
+void Efficiency::merge(const Efficiency &o, const std::map<uint64_t, uint64_t> &construct_of,
+                       const std::vector<uint32_t> &line_of) {
+  add_totals(program_, o.program_);
+  for (const auto &kv : o.regions_) {
+    auto c = construct_of.find(kv.first);
+    add_totals(regions_[c == construct_of.end() ? kv.first : c->second], kv.second);
+  }
+  worker_thread_ += o.worker_thread_;
+  worker_serial_ += o.worker_serial_;
+  worker_delay_ += o.worker_delay_;
+  for (const auto &kv : o.line_counters_) {
+    if (kv.first >= line_of.size()) continue;
+    auto &v = line_counters_[line_of[kv.first]];
+    if (v.size() < kv.second.size()) v.resize(kv.second.size(), 0.0);
+    for (size_t i = 0; i < kv.second.size(); ++i) v[i] += kv.second[i];
+  }
+  if (counter_names_.empty()) counter_names_ = o.counter_names_;
+  cpu_known_ = cpu_known_ || o.cpu_known_;
+  for (const std::string &u : o.unavailable)
+    if (std::find(unavailable.begin(), unavailable.end(), u) == unavailable.end()) unavailable.push_back(u);
+}
+
 Metrics metrics_of(const EffTotals &t) {
   Metrics m{};
   double T = t.thread;
@@ -164,6 +209,7 @@ Metrics metrics_of(const EffTotals &t) {
   m.synchronization = clamp01((t.bucket[kEffWait] - t.imbalance) / T);
   m.descheduled = clamp01(t.delay / T);
   m.wait_spinning = t.wait_known > 0 ? clamp01(t.wait_cpu / t.wait_known) : 0;
+  m.mpi = clamp01(t.bucket[kEffMpi] / T);
   return m;
 }
 
@@ -176,6 +222,7 @@ void json_metrics(FILE *f, const EffTotals &t, bool cpu_known) {
              "\"descheduled\":%.4f,",
           m.parallel_efficiency, m.load_balance, m.serialization, m.runtime_overhead,
           m.synchronization, m.imbalance, m.descheduled);
+  fprintf(f, "\"mpi\":%.4f,\"mpi_s\":%.6f,", m.mpi, t.bucket[kEffMpi]);
   if (cpu_known)
     fprintf(f, "\"wait_spinning\":%.4f,", m.wait_spinning);
   fprintf(f, "\"thread_s\":%.6f,\"useful_s\":%.6f,\"runtime_s\":%.6f,\"waiting_s\":%.6f,"
@@ -201,12 +248,11 @@ void json_counters(FILE *f, const EffTotals &t, const std::vector<std::string> &
 
 }  // namespace
 
-void Efficiency::json_program(FILE *f) const {
-  fprintf(f, "{\"version\":1,\"model\":\"pop-additive\",\"cpu_clock\":%s,",
+void Efficiency::json_program(FILE *f, const std::string &extra) const {
+  fprintf(f, "{\"version\":2,\"model\":\"pop-additive\",\"cpu_clock\":%s,",
           cpu_known_ ? "true" : "false");
   json_metrics(f, program_, cpu_known_);
-  fprintf(f, ",\"serial_fraction\":%.4f",
-          worker_thread_ > worker_delay_ ? clamp01(worker_serial_ / (worker_thread_ - worker_delay_)) : 0.0);
+  fprintf(f, ",\"serial_fraction\":%.4f", serial_fraction());
   json_counters(f, program_, counter_names_);
   fprintf(f, ",\"counters_unavailable\":[");
   for (size_t i = 0; i < unavailable.size(); ++i) {
@@ -218,7 +264,7 @@ void Efficiency::json_program(FILE *f) const {
     }
     fprintf(f, "%s\"%s\"", i ? "," : "", s.c_str());
   }
-  fprintf(f, "]}");
+  fprintf(f, "]%s}", extra.c_str());
 }
 
 void Efficiency::json_region(FILE *f, uint64_t construct) const {
@@ -233,7 +279,7 @@ void Efficiency::json_region(FILE *f, uint64_t construct) const {
 
 void Efficiency::print_text(FILE *out) const {
   Metrics m = metrics_of(program_);
-  double sf = worker_thread_ > worker_delay_ ? clamp01(worker_serial_ / (worker_thread_ - worker_delay_)) : 0.0;
+  double sf = serial_fraction();
   fprintf(out, "\n  efficiency (POP model; shares of the thread time):\n");
   fprintf(out, "    parallel efficiency %.2f   load balance %.2f\n", m.parallel_efficiency,
           m.load_balance);

@@ -16,7 +16,10 @@
 
 namespace kite_profile {
 
-enum EffBucket { kEffUseful, kEffRuntime, kEffWait, kEffSerial, kEffOther, kEffBucketCount };
+// kEffMpi: inside an MPI call (the calling thread), or waiting for a
+// thread that is (an idle pool thread, a barrier): the MPI model's time,
+// apart from the OpenMP losses (docs/kite-profile.md, "MPI").
+enum EffBucket { kEffUseful, kEffRuntime, kEffWait, kEffSerial, kEffOther, kEffMpi, kEffBucketCount };
 
 // What one sample spent, in seconds (weight = cpu + delay + the rest).
 struct SampleTime {
@@ -47,7 +50,7 @@ struct EffTotals {
 // time (docs/kite-profile.md).
 struct Metrics {
   double parallel_efficiency, load_balance, serialization, runtime_overhead, synchronization,
-      imbalance, descheduled, wait_spinning;
+      imbalance, descheduled, wait_spinning, mpi;
 };
 Metrics metrics_of(const EffTotals &t);
 
@@ -64,10 +67,17 @@ class Efficiency {
   double region_imbalance_s(uint64_t construct) const;
   Metrics region_metrics(uint64_t construct) const;
   bool has_cpu() const { return cpu_known_; }
+  const EffTotals &program() const { return program_; }
+  double serial_fraction() const;
+  // Adds another process's totals (an MPI job's rank): its constructs and
+  // lines renamed into this one's by the maps given.
+  void merge(const Efficiency &o, const std::map<uint64_t, uint64_t> &construct_of,
+             const std::vector<uint32_t> &line_of);
 
   void print_text(FILE *out) const;
   // The program's "efficiency" object and a region's (by construct).
-  void json_program(FILE *f) const;
+  // extra: more members (",\"name\":value...") at the object's end.
+  void json_program(FILE *f, const std::string &extra = std::string()) const;
   void json_region(FILE *f, uint64_t construct) const;
   // "line_counters": per source line, the counters' deltas (by line id).
   template <class Name>
