@@ -128,8 +128,10 @@ struct Loc {
   bool system = false;  // a system library's or the vDSO's: not the user's code
 };
 
+// Kite's MPI wrappers (libkite-mpi-*.so, preloaded) count as the MPI
+// library they wrap: time in them is the user's line that called MPI.
 bool system_module(const std::string &m) {
-  return m.empty() || m[0] == '[' || m.rfind("/lib/", 0) == 0 || m.rfind("/lib64/", 0) == 0 ||
+  return m.empty() || m[0] == '[' || m.find("/libkite-mpi-") != std::string::npos || m.rfind("/lib/", 0) == 0 || m.rfind("/lib64/", 0) == 0 ||
          m.rfind("/usr/lib/", 0) == 0 || m.rfind("/usr/lib64/", 0) == 0;
 }
 
@@ -289,6 +291,9 @@ class Analyzer {
   bool job_ = false;  // the report of a whole MPI job (Job merged the ranks into this one)
   int rank_ = -1;  // mpi_world_rank (or the launcher's rank), -1: none
   uint64_t win_start_ = 0, win_end_ = 0;  // the timeline's window when set (an MPI job's)
+  // The MPI model's part of the run: from MPI_Init's return to
+  // MPI_Finalize's call (the whole run without them).
+  uint64_t mpi_lo_ = 0, mpi_hi_ = UINT64_MAX;
   struct MpiSiteStats {
     uint64_t calls = 0;
     double seconds = 0, sampled = 0;  // exact (enter to leave), and its threads' samples
@@ -311,6 +316,8 @@ class Analyzer {
   std::function<std::string()> job_efficiency_;
   std::function<void(FILE *)> job_json_;
   void mark_mpi_samples();
+  std::vector<std::vector<uint32_t>> mpi_by_thread_;  // each thread's calls, by entry
+  bool in_mpi(uint32_t thread, uint64_t t) const;
   void mpi_call_stats();
 };
 
@@ -675,12 +682,16 @@ void Analyzer::load_mpi_record(const Record &r, uint32_t thread, int64_t &open_c
 // in it) lasts to the end.
 void Analyzer::mark_mpi_samples() {
   if (!has_mpi_) return;
-  std::vector<std::vector<uint32_t>> by_thread(threads_.size());
+  std::vector<std::vector<uint32_t>> &by_thread = mpi_by_thread_;
+  by_thread.assign(threads_.size(), {});
   for (uint32_t i = 0; i < mpi_.calls.size(); ++i) {
     MpiCall &c = mpi_.calls[i];
     if (!c.leave || c.leave < c.enter) c.leave = std::max(end_, c.enter);
     if (c.thread < by_thread.size()) by_thread[c.thread].push_back(i);
+    if (c.call == kite_mpi::kInit || c.call == kite_mpi::kInit_thread) mpi_lo_ = std::max(mpi_lo_, c.leave);
+    if (c.call == kite_mpi::kFinalize) mpi_hi_ = std::min(mpi_hi_, c.enter);
   }
+  if (mpi_hi_ < mpi_lo_) mpi_lo_ = 0, mpi_hi_ = UINT64_MAX;
   for (uint32_t t = 0; t < threads_.size(); ++t) {
     auto &calls = by_thread[t];
     std::sort(calls.begin(), calls.end(),
@@ -691,6 +702,15 @@ void Analyzer::mark_mpi_samples() {
       if (k < calls.size() && mpi_.calls[calls[k]].enter <= s.time) s.mpi = calls[k] + 1;
     }
   }
+}
+
+// Whether `thread` was inside an MPI call at t.
+bool Analyzer::in_mpi(uint32_t thread, uint64_t t) const {
+  if (thread >= mpi_by_thread_.size()) return false;
+  const auto &v = mpi_by_thread_[thread];
+  auto it = std::upper_bound(v.begin(), v.end(), t,
+                             [&](uint64_t x, uint32_t c) { return x < mpi_.calls[c].enter; });
+  return it != v.begin() && mpi_.calls[*std::prev(it)].leave >= t;
 }
 
 // Time in MPI by call and call site: each call's exact time (enter to
@@ -1073,7 +1093,8 @@ void Analyzer::account(const Sample &s, EffBucket b) {
   const double *deltas = s.counters_at == ~0u || extra_names_.size() <= 2
                              ? nullptr
                              : counter_deltas_.data() + s.counters_at;
-  eff_.add(s.thread, s.thread == initial_, s.parallel, construct, b, clocks, deltas, s.leaf_loc);
+  eff_.add(s.thread, s.thread == initial_, s.parallel, construct, b, clocks, deltas, s.leaf_loc,
+           s.time >= mpi_lo_ && s.time <= mpi_hi_);
 }
 
 // Waiting for a thread that works in the user's code is waiting (lock,
@@ -1091,8 +1112,11 @@ void Analyzer::account_wait(BlameKind kind, const Sample &victim,
   // Waiting for threads that are all inside MPI calls (idle workers while
   // the initial thread receives, a team at a barrier while one thread
   // sends) is the MPI model's time.
-  if (!culprits.empty() &&
-      std::all_of(culprits.begin(), culprits.end(), [](const Sample *c) { return c->mpi != 0; })) {
+  // A pool thread idle while the initial thread is in an MPI call is too,
+  // whether or not the initial thread was sampled then.
+  if ((!culprits.empty() &&
+       std::all_of(culprits.begin(), culprits.end(), [](const Sample *c) { return c->mpi != 0; })) ||
+      (kind == kBlameSerial && victim.thread != initial_ && in_mpi(initial_, victim.time))) {
     account(victim, kEffMpi);
     return;
   }
@@ -1571,6 +1595,7 @@ class Job {
     EffTotals totals;
     Metrics metrics;
     double mpi_call_s = 0;  // the initial thread's exact time in MPI calls
+    double window_s = 0;    // the MPI model's part of its run
     double serial_fraction = 0;
   };
   struct Hybrid {
@@ -1739,9 +1764,11 @@ void Job::summarize() {
                                         : a->meta_.count("host") ? a->meta_.at("host") : "";
     s.threads = a->threads_.size();
     s.samples = a->samples_;
-    s.totals = a->eff_.program();
+    s.totals = a->eff_.mpi_window();
     s.metrics = metrics_of(s.totals);
     s.serial_fraction = a->eff_.serial_fraction();
+    uint64_t lo = std::max(a->mpi_lo_, a->start_), hi = std::min(a->mpi_hi_, a->end_);
+    s.window_s = hi > lo ? double(hi - lo) / 1e9 : 0;
     for (const MpiCall &c : a->mpi_.calls)
       if (c.thread == a->initial_) s.mpi_call_s += double(c.leave - c.enter) / 1e9;
     summary_.push_back(s);
@@ -1750,11 +1777,13 @@ void Job::summarize() {
 
 double clamp1(double x) { return std::isfinite(x) ? std::min(1.0, std::max(0.0, x)) : 0.0; }
 
-// docs/kite-profile.md, "MPI": S_r a rank's thread time, X_r its part in
-// MPI (kEffMpi), U_r its useful time, n_r its threads; o_r = (S_r - X_r) / n_r.
+// docs/kite-profile.md, "MPI": over each rank's part of the run between
+// MPI_Init and MPI_Finalize, S_r its thread time, X_r its part in MPI
+// (kEffMpi), U_r its useful time, n_r its threads; o_r = (S_r - X_r) / n_r
+// its time outside MPI per thread, T = max_r S_r / n_r the run time.
 Job::Hybrid Job::hybrid() const {
   Hybrid h;
-  double S = 0, X = 0, U = 0, n = 0, omax = 0;
+  double S = 0, X = 0, U = 0, n = 0, omax = 0, T = 0;
   EffTotals all;
   for (const RankSummary &r : summary_) {
     double s = r.totals.thread, x = r.totals.bucket[kEffMpi];
@@ -1763,16 +1792,17 @@ Job::Hybrid Job::hybrid() const {
     U += r.totals.bucket[kEffUseful];
     n += double(r.threads);
     if (r.threads) omax = std::max(omax, (s - x) / double(r.threads));
+    if (r.threads) T = std::max(T, s / double(r.threads));
     all.balanced_max += r.totals.balanced_max;
     all.useful_in_regions += r.totals.useful_in_regions;
     all.bucket[kEffSerial] += r.totals.bucket[kEffSerial];
   }
-  if (S <= 0 || n <= 0) return h;
-  h.pe = clamp1(U / S);
-  h.mpi_pe = clamp1((S - X) / S);
+  if (S <= 0 || n <= 0 || T <= 0) return h;
   h.mpi_lb = omax > 0 ? clamp1((S - X) / n / omax) : 1;
-  h.mpi_ce = clamp1(omax / (S / n));
+  h.mpi_ce = clamp1(omax / T);
+  h.mpi_pe = h.mpi_lb * h.mpi_ce;
   h.omp_pe = S - X > 0 ? clamp1(U / (S - X)) : 1;
+  h.pe = h.mpi_pe * h.omp_pe;
   h.omp_lb = all.balanced_max > 0 ? clamp1(all.useful_in_regions / all.balanced_max) : 1;
   h.omp_ser = S - X > 0 ? clamp1(all.bucket[kEffSerial] / (S - X)) : 0;
   return h;
@@ -1879,12 +1909,18 @@ std::string Job::efficiency_json() const {
   for (const RankSummary &r : summary_) {
     double S = r.totals.thread, X = r.totals.bucket[kEffMpi], U = r.totals.bucket[kEffUseful];
     snprintf(b, sizeof b,
-             "%s{\"rank\":%d,\"threads\":%zu,\"thread_s\":%.6f,\"mpi_s\":%.6f,\"outside_mpi_s\":%.6f,"
+             "%s{\"rank\":%d,\"window_s\":%.6f,\"threads\":%zu,\"thread_s\":%.6f,\"mpi_s\":%.6f,\"outside_mpi_s\":%.6f,"
              "\"useful_s\":%.6f,\"mpi_parallel_efficiency\":%.4f,\"openmp_parallel_efficiency\":%.4f,"
-             "\"openmp_load_balance\":%.4f,\"openmp_serialization\":%.4f,\"serial_fraction\":%.4f}",
-             sep, r.rank, r.threads, S, X, S - X, U, S > 0 ? clamp1((S - X) / S) : 1.0,
+             "\"openmp_load_balance\":%.4f,\"openmp_serialization\":%.4f,\"serial_fraction\":%.4f",
+             sep, r.rank, r.window_s, r.threads, S, X, S - X, U, S > 0 ? clamp1((S - X) / S) : 1.0,
              S - X > 0 ? clamp1(U / (S - X)) : 1.0, r.metrics.load_balance,
              S - X > 0 ? clamp1(r.totals.bucket[kEffSerial] / (S - X)) : 0.0, r.serial_fraction);
+    s += b;
+    snprintf(b, sizeof b,
+             ",\"runtime_s\":%.6f,\"waiting_s\":%.6f,\"serial_idle_s\":%.6f,\"other_s\":%.6f,"
+             "\"descheduled_s\":%.6f}",
+             r.totals.bucket[kEffRuntime], r.totals.bucket[kEffWait], r.totals.bucket[kEffSerial],
+             r.totals.bucket[kEffOther], r.totals.delay);
     s += b;
     sep = ",";
   }

@@ -18,7 +18,8 @@ void Efficiency::instance(uint64_t parallel, uint64_t construct, unsigned team, 
 }
 
 void Efficiency::add(uint32_t thread, bool initial, uint64_t parallel, uint64_t construct,
-                     EffBucket b, const SampleTime &t, const double *deltas, uint32_t line) {
+                     EffBucket b, const SampleTime &t, const double *deltas, uint32_t line,
+                     bool in_mpi_window) {
   if (t.cpu >= 0) cpu_known_ = true;
   // Descheduled is time a thread that had work (its own or the runtime's)
   // could not run; a waiting thread that yields or spins is runnable too,
@@ -85,6 +86,7 @@ void Efficiency::add(uint32_t thread, bool initial, uint64_t parallel, uint64_t 
     }
   };
   into(program_, blocked_to);
+  if (in_mpi_window) into(window_, blocked_to);
   // Serial idling is outside every region: in the region's totals the
   // blocked part stays "other".
   if (construct) into(regions_[construct], blocked_to == kEffSerial ? kEffOther : blocked_to);
@@ -175,6 +177,7 @@ void add_totals(EffTotals &x, const EffTotals &o) {
 void Efficiency::merge(const Efficiency &o, const std::map<uint64_t, uint64_t> &construct_of,
                        const std::vector<uint32_t> &line_of) {
   add_totals(program_, o.program_);
+  add_totals(window_, o.window_);
   for (const auto &kv : o.regions_) {
     auto c = construct_of.find(kv.first);
     add_totals(regions_[c == construct_of.end() ? kv.first : c->second], kv.second);

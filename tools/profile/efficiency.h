@@ -61,13 +61,17 @@ class Efficiency {
   void instance(uint64_t parallel, uint64_t construct, unsigned team, double elapsed_s);
   // One sample of thread `thread` (construct 0: outside any region);
   // initial: the thread is the program's initial thread.
+  // in_mpi_window: the sample lies between MPI_Init and MPI_Finalize
+  // (the MPI model's part of the run; every sample when there is no MPI).
   void add(uint32_t thread, bool initial, uint64_t parallel, uint64_t construct, EffBucket b,
-           const SampleTime &t, const double *counter_deltas, uint32_t line);
+           const SampleTime &t, const double *counter_deltas, uint32_t line,
+           bool in_mpi_window = true);
   void finish();
   double region_imbalance_s(uint64_t construct) const;
   Metrics region_metrics(uint64_t construct) const;
   bool has_cpu() const { return cpu_known_; }
   const EffTotals &program() const { return program_; }
+  const EffTotals &mpi_window() const { return window_; }
   double serial_fraction() const;
   // Adds another process's totals (an MPI job's rank): its constructs and
   // lines renamed into this one's by the maps given.
@@ -94,6 +98,7 @@ class Efficiency {
   std::unordered_map<uint64_t, Instance> instances_;
   std::map<uint64_t, EffTotals> regions_;  // by construct
   EffTotals program_;
+  EffTotals window_;  // the samples between MPI_Init and MPI_Finalize
   double worker_thread_ = 0, worker_serial_ = 0;  // non-initial threads: time, serialization
   double worker_delay_ = 0;
   std::map<uint32_t, std::vector<double>> line_counters_;
