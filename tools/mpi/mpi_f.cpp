@@ -30,10 +30,15 @@ void *fortran_entry(const char *name) {
 }
 
 // The MPI's own Fortran entry `name`, typed as the binding's own
-// parameter list, looked up once.
+// parameter list, looked up once (threads racing to look it up store the
+// same value).
 #define KMPI_PMPI(name, ...)                                                        \
-  static void (*pf)(__VA_ARGS__) = nullptr;                                         \
-  if (!pf) pf = reinterpret_cast<void (*)(__VA_ARGS__)>(fortran_entry(name))
+  static void (*pf_)(__VA_ARGS__) = nullptr;                                        \
+  void (*pf)(__VA_ARGS__) = __atomic_load_n(&pf_, __ATOMIC_ACQUIRE);                \
+  if (!pf) {                                                                        \
+    pf = reinterpret_cast<void (*)(__VA_ARGS__)>(fortran_entry(name));              \
+    __atomic_store_n(&pf_, pf, __ATOMIC_RELEASE);                                   \
+  }
 
 constexpr int kFStatus = int(sizeof(MPI_Status) / sizeof(MPI_Fint));  // MPI_STATUS_SIZE
 
