@@ -7,7 +7,9 @@
 // The threads' files are read together, each front to back in fixed-size
 // chunks, merged by time (convert.h): a slice is written when it closes on
 // its thread, and what crosses threads is kept only while it is alive.
-// convert_events.cpp says what each record becomes.
+// convert_events.cpp says what each record becomes. The ranks of an MPI job
+// become one trace, converted one after the other into the same outputs
+// (convert_mpi.cpp).
 //
 //   kite-trace-convert [--format otf2,perfetto,json] [--rank R] [--quiet] RAWDIR OUTDIR
 #include <omp-tools.h>
@@ -168,7 +170,7 @@ void Process::open_outputs() {
   archive_ = out_.archive;
   std::string exe = meta_["exe"];
   std::string process_name = exe.substr(exe.rfind('/') + 1) + " (" + meta_["runtime"] + ")";
-  if (world_rank_ >= 0) process_name = "rank " + std::to_string(world_rank_);
+  if (out_.merged) process_name = "rank " + std::to_string(world_rank_);
   auto thread_name = [](const ThreadFile &tf) {
     const char *type = tf.type == ompt_thread_initial ? "initial" :
                        tf.type == ompt_thread_worker ? "worker" : "other";
@@ -184,7 +186,7 @@ void Process::open_outputs() {
     json_->event("{\"ph\":\"M\",\"pid\":" + std::to_string(pid_) +
                  ",\"name\":\"process_name\",\"args\":{\"name\":\"" + json_escape(process_name) +
                  "\"}}");
-    if (world_rank_ >= 0)
+    if (out_.merged)
       json_->event("{\"ph\":\"M\",\"pid\":" + std::to_string(pid_) +
                    ",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":" +
                    std::to_string(world_rank_) + "}}");
@@ -740,6 +742,7 @@ int main(int argc, char **argv) {
     double t0 = now_s();
     Output o(out + "/trace", formats);
     o.mpi = &job;
+    o.merged = true;
     // Time 0: the earliest start of a rank, on rank 0's clock.
     o.origin = UINT64_MAX;
     for (const auto &kv : job.ranks) {

@@ -232,6 +232,7 @@ class Output {
   std::unique_ptr<PerfettoOut> perfetto;
   OTF2_Archive *archive = nullptr;
   MpiJob *mpi = nullptr;  // the job's ranks: one time line, their messages
+  bool merged = false;    // all the ranks of a job (not one alone, --rank)
 
   uint64_t origin = 0;  // ns: time 0 of the JSON, OTF2's global offset
   uint64_t first = UINT64_MAX, last = 0;

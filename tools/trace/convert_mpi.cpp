@@ -188,6 +188,11 @@ bool MpiJob::read(const std::string &raw_dir, const std::vector<std::string> &st
     }
     clock_notes.push_back(note);
   }
+  bool moved = false;
+  for (const auto &kv : ranks) moved = moved || kv.second.align.shift;
+  if (!moved && ranks.size() > 1)
+    clock_notes.push_back("no clock correction: every rank read rank 0's clock (clock domain " +
+                          (zero->second.domain.empty() ? std::string("not recorded") : zero->second.domain) + ")");
   return true;
 }
 

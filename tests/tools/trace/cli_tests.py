@@ -277,15 +277,20 @@ def ranks(a):
         check(s["rank"] == rank and s["parallel_regions"] > 0, "rank %s's own trace" % rank)
     r = kite(a, "-q", "-o", out, "--", a.program, env={"PMI_RANK": "1"})
     check(one_line_error(r, 125, "rank1"), "a rank's existing trace is not clobbered (%r)" % r.stderr)
-    # A launcher traced as a whole: each of its processes by its rank.
+    # A launcher traced as a whole: its ranks become ONE trace.
     shutil.rmtree(os.path.join(a.work, "launcher"), ignore_errors=True)
     script = "PMI_RANK=0 %s & PMI_RANK=1 %s; wait" % (a.program, a.program)
     r = kite(a, "-q", "-o", "launcher", "--", "/bin/sh", "-c", script)
     files = sorted(f for f in os.listdir(os.path.join(a.work, "launcher"))
                    if f.endswith((".json", ".perfetto-trace")))
-    check(files == ["rank0.perfetto-trace", "rank0.summary.json", "rank1.perfetto-trace",
-                    "rank1.summary.json"],
-          "a launcher's ranks each get their trace (%s)" % files)
+    check(files == ["trace.perfetto-trace", "trace.summary.json"],
+          "a launcher's ranks make one trace (%s)" % files)
+    if files:
+        s = json.load(open(os.path.join(a.work, "launcher", "trace.summary.json")))
+        ranks = sorted(x["rank"] for x in s.get("ranks", []))
+        check(s.get("ranks_merged") == 2 and ranks == ["0", "1"] and
+              all(x["parallel_regions"] > 0 for x in s["ranks"]),
+              "its summary holds both ranks' (%s)" % ranks)
 
 
 def kite_popen(a, *args, env=None, command="trace", **kw):
