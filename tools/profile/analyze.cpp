@@ -131,7 +131,10 @@ struct Loc {
 // Kite's MPI wrappers (libkite-mpi-*.so, preloaded) count as the MPI
 // library they wrap: time in them is the user's line that called MPI.
 bool system_module(const std::string &m) {
-  return m.empty() || m[0] == '[' || m.find("/libkite-mpi-") != std::string::npos || m.rfind("/lib/", 0) == 0 || m.rfind("/lib64/", 0) == 0 ||
+  // A "frame" in one of Kite's own ring files is a word libunwind read
+  // from a stack it could not unwind (seen in MPI libraries), not code.
+  return m.empty() || m[0] == '[' || m.find("/libkite-mpi-") != std::string::npos ||
+         m.find(".raw.tail") != std::string::npos || m.rfind("/lib/", 0) == 0 || m.rfind("/lib64/", 0) == 0 ||
          m.rfind("/usr/lib/", 0) == 0 || m.rfind("/usr/lib64/", 0) == 0;
 }
 
@@ -1594,7 +1597,7 @@ class Job {
     uint64_t samples;
     EffTotals totals;
     Metrics metrics;
-    double mpi_call_s = 0;  // the initial thread's exact time in MPI calls
+    double mpi_call_s = 0;  // the initial thread's exact time in MPI calls (Init, Finalize aside)
     double window_s = 0;    // the MPI model's part of its run
     double serial_fraction = 0;
   };
@@ -1770,7 +1773,9 @@ void Job::summarize() {
     uint64_t lo = std::max(a->mpi_lo_, a->start_), hi = std::min(a->mpi_hi_, a->end_);
     s.window_s = hi > lo ? double(hi - lo) / 1e9 : 0;
     for (const MpiCall &c : a->mpi_.calls)
-      if (c.thread == a->initial_) s.mpi_call_s += double(c.leave - c.enter) / 1e9;
+      if (c.thread == a->initial_ && c.call != kite_mpi::kInit && c.call != kite_mpi::kInit_thread &&
+          c.call != kite_mpi::kFinalize)
+        s.mpi_call_s += double(c.leave - c.enter) / 1e9;
     summary_.push_back(s);
   }
 }
@@ -1827,7 +1832,8 @@ void Job::text(FILE *out) const {
           h.mpi_pe, h.mpi_lb, h.mpi_ce);
   fprintf(out, "    OpenMP: load balance %.2f, serialization %.2f (shares of the time outside MPI)\n",
           h.omp_lb, h.omp_ser);
-  fprintf(out, "\n  rank  threads  thread s  in MPI %%  useful %%  OpenMP par eff  OpenMP load bal  MPI calls s\n");
+  fprintf(out, "\n  from MPI_Init to MPI_Finalize:\n");
+  fprintf(out, "  rank  threads  thread s  in MPI %%  useful %%  OpenMP par eff  OpenMP load bal  MPI calls s\n");
   for (const RankSummary &r : summary_) {
     double S = r.totals.thread, X = r.totals.bucket[kEffMpi];
     fprintf(out, "  %4d %8zu %9.3f %9.1f %9.1f %15.2f %16.2f %12.3f\n", r.rank, r.threads, S,

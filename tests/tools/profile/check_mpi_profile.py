@@ -45,14 +45,15 @@ def mpirun_cmd(a):
 
 def produce(a, prog, out):
     """Runs PROG on a.np ranks with kite profile's tool; returns the raw
-    directory every rank recorded into."""
+    directory every rank recorded into (with --launch kite, kite has made
+    the job's report next to it: profile.json, profile.txt)."""
     shutil.rmtree(out, ignore_errors=True)
     env = dict(os.environ)
     env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
                 "OMP_NUM_THREADS": "2"})
     if a.launch == "kite":
         cmd = mpirun_cmd(a) + [sys.executable, a.kite, "profile", "--rate", str(RATE), "--keep-raw",
-                               "-q", "-o", out, "--", prog]
+                               "-o", out, "--", prog]
         raw = os.path.join(out, "raw")
     else:
         raw = os.path.join(out, "raw")
@@ -73,7 +74,16 @@ def produce(a, prog, out):
 
 
 def analyze(a, raw, name):
-    """One report over the job: text and profile.json."""
+    """One report over the job: profile.json and the text; kite's own with
+    --launch kite (it ran kite-profile-analyze on the raw directory)."""
+    if a.launch == "kite":
+        out = os.path.dirname(raw)
+        js, txt = os.path.join(out, "profile.json"), os.path.join(out, "profile.txt")
+        if not check(os.path.exists(js) and os.path.exists(txt),
+                     "kite profile wrote the job's profile.json and profile.txt"):
+            return None, ""
+        with open(js) as f, open(txt) as t:
+            return json.load(f), t.read()
     js = os.path.join(a.workdir, name + ".json")
     r = subprocess.run([a.analyze, "--json", js, raw], capture_output=True, text=True, timeout=300)
     print(r.stdout)

@@ -19,7 +19,7 @@ __attribute__((noinline)) static double before_barrier(void) {
 #pragma omp parallel reduction(+ : sink)
   {
     while (mpi_now_s() < end)
-        for (int k = 0; k < 4096; ++k) sink += k * 0.5; /* @last_barrier */
+      for (int k = 0; k < 4096; ++k) sink += k * 0.5; /* @last_barrier */
   }
   return sink;
 }
@@ -31,7 +31,7 @@ __attribute__((noinline)) static double before_allreduce(void) {
 #pragma omp parallel reduction(+ : sink)
   {
     while (mpi_now_s() < end)
-        for (int k = 0; k < 4096; ++k) sink += k * 0.5; /* @last_allreduce */
+      for (int k = 0; k < 4096; ++k) sink += k * 0.5; /* @last_allreduce */
   }
   return sink;
 }

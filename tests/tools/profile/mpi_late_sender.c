@@ -19,7 +19,7 @@ __attribute__((noinline)) static double late_work(void) {
 #pragma omp parallel reduction(+ : sink)
   {
     while (mpi_now_s() < end)
-        for (int k = 0; k < 4096; ++k) sink += k * 0.5; /* @late */
+      for (int k = 0; k < 4096; ++k) sink += k * 0.5; /* @late */
   }
   return sink;
 }
