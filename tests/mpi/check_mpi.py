@@ -402,9 +402,13 @@ def expect_nonblocking(a, ranks, iv):
         right, left = (r + 1) % n, (r - 1 + n) % n
         ok = ok and sent_count(matched, r, right, 10, 1024) == 5
         ok = ok and sent_count(matched, r, left, 11, 1024) == 5
-    ok = ok and sent_count(matched, 0, 1, 20, 32) == 1 and len(matched) == 10 * n + 1
+    ok = ok and sent_count(matched, 0, 1, 20, 32) == 1
     check(ok, "nonblocking: 5 + 5 ring messages of 1024 bytes per rank (tags 10, 11) and one "
-          "of 32 bytes 0->1 tag 20 (%d in all)" % len(matched))
+          "of 32 bytes 0->1 tag 20")
+    self_ok = all(sent_count(matched, r, r, 40, 8, mpi_raw.SELF_BASE + r) == 300 for r in range(n))
+    check(self_ok and len(matched) == 10 * n + 1 + 300 * n,
+          "nonblocking: 300 messages of 8 bytes per rank to itself on its MPI_COMM_SELF (id "
+          "kSelfBase + rank), nothing else (%d in all)" % len(matched))
     requests(ranks)
     # Who completed what: each ring isend / irecv in a Waitall; the tag 20
     # receive in an MPI_Test, its send in an MPI_Wait.
@@ -421,10 +425,11 @@ def expect_nonblocking(a, ranks, iv):
           "nonblocking: rank 1's tag-20 receive completed inside MPI_Test")
     check(len(where.get((0, "MPI_Wait", "kMpiSendComplete", None), ())) == 1,
           "nonblocking: rank 0's tag-20 isend completed inside MPI_Wait")
-    ok = all(len(where.get((r, "MPI_Waitall", "kMpiSendComplete", None), ())) == 10 and
+    ok = all(len(where.get((r, "MPI_Waitall", "kMpiSendComplete", None), ())) == 310 and
              len(where.get((r, "MPI_Waitall", "kMpiRecv", 10), ())) == 5 and
-             len(where.get((r, "MPI_Waitall", "kMpiRecv", 11), ())) == 5 for r in range(n))
-    check(ok, "nonblocking: on every rank 10 isends and 10 irecvs completed inside MPI_Waitall")
+             len(where.get((r, "MPI_Waitall", "kMpiRecv", 11), ())) == 5 and
+             len(where.get((r, "MPI_Waitall", "kMpiRecv", 40), ())) == 300 for r in range(n))
+    check(ok, "nonblocking: on every rank 310 isends and 310 irecvs completed inside MPI_Waitall")
     any_src = [r for rn, t, r in records(ranks, "kMpiRecvRequest") if rn == 1 and r[6] == 20]
     check(len(any_src) == 1 and any_src[0][4] == ANY_RANK,
           "nonblocking: rank 1's irecv of tag 20 asked for any source")

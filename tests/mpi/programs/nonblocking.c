@@ -11,13 +11,18 @@
  *     completes it with MPI_Wait; rank 1 MPI_Irecv's it (any source, tag 20)
  *     and completes it with an MPI_Test loop (a request completed by
  *     MPI_Test, whose kMpiRecv names rank 0 and tag 20 from the status).
+ *   - then every rank posts kMany (300) MPI_Irecv and kMany MPI_Isend of 2
+ *     ints (8 bytes, tag 40) to itself on MPI_COMM_SELF, and completes all
+ *     600 with one MPI_Waitall (statuses asked for): per rank 300 messages
+ *     on its self communicator (id kSelfBase + world rank), 600 requests
+ *     outstanding at once.
  *   - one MPI_Barrier.
  * Between iterations an OpenMP loop computes. Received values are checked;
  * a wrong one exits 1. */
 #include <mpi.h>
 #include <stdio.h>
 
-enum { kIters = 5, kCount = 256 };
+enum { kIters = 5, kCount = 256, kMany = 300 };
 
 static double work(long n) {
   double s = 0;
@@ -75,6 +80,23 @@ int main(int argc, char **argv) {
         return 1;
       }
   }
+  static int self_out[kMany][2], self_in[kMany][2];
+  static MPI_Request self_req[2 * kMany];
+  static MPI_Status self_st[2 * kMany];
+  for (int i = 0; i < kMany; ++i) {
+    self_out[i][0] = rank;
+    self_out[i][1] = i;
+    MPI_Irecv(self_in[i], 2, MPI_INT, 0, 40, MPI_COMM_SELF, &self_req[i]);
+  }
+  for (int i = 0; i < kMany; ++i)
+    MPI_Isend(self_out[i], 2, MPI_INT, 0, 40, MPI_COMM_SELF, &self_req[kMany + i]);
+  MPI_Waitall(2 * kMany, self_req, self_st);
+  for (int i = 0; i < kMany; ++i)
+    if (self_in[i][0] != rank || self_in[i][1] != i || self_st[i].MPI_TAG != 40) {
+      fprintf(stderr, "nonblocking: rank %d: self message %d is %d/%d\n", rank, i, self_in[i][0],
+              self_in[i][1]);
+      return 1;
+    }
   MPI_Barrier(MPI_COMM_WORLD);
   if (sink < 0) printf("%f\n", sink);
   printf("nonblocking: rank %d of %d done\n", rank, size);
