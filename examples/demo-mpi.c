@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { N = 400000, STEPS = 10 };
+enum { N = 1000000, STEPS = 20 };
 
 /* One step's work on this rank's block: `rounds` sweeps of a smoothing. */
 static double relax(double *u, long n, int rounds) {
