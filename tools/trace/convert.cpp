@@ -170,7 +170,17 @@ void Process::open_outputs() {
   archive_ = out_.archive;
   std::string exe = meta_["exe"];
   std::string process_name = exe.substr(exe.rfind('/') + 1) + " (" + meta_["runtime"] + ")";
-  if (out_.merged) process_name = "rank " + std::to_string(world_rank_);
+  if (out_.merged) {
+    process_name = "rank " + std::to_string(world_rank_);
+    // Two ranks on two hosts may have the same pid: the viewers would show
+    // one process. The later gets a number no Linux pid reaches.
+    if (!out_.pids.insert(pid_).second) {
+      pid_ = 0x40000000 + world_rank_;
+      if (!quiet)
+        fprintf(stderr, "kite-trace-convert: rank %d has the pid of an earlier rank (on another "
+                        "host): its Perfetto/JSON process is numbered %d\n", world_rank_, pid_);
+    }
+  }
   auto thread_name = [](const ThreadFile &tf) {
     const char *type = tf.type == ompt_thread_initial ? "initial" :
                        tf.type == ompt_thread_worker ? "worker" : "other";
@@ -224,14 +234,14 @@ void Process::close_outputs() {
   uint32_t group = world_rank_ >= 0 ? uint32_t(world_rank_) : uint32_t(out_.location_groups.size());
   location_group_ = group;
   Output::LocationGroup pg;
-  pg.name = "process " + std::to_string(pid_);
+  pg.name = "process " + std::to_string(real_pid_);
   if (world_rank_ >= 0) {
     std::string host = meta_["mpi_host"];
     pg.host = host.empty() ? "localhost" : host;
-    pg.name = "rank " + std::to_string(world_rank_) + " (" + pg.host + ", pid " + std::to_string(pid_) + ")";
+    pg.name = "rank " + std::to_string(world_rank_) + " (" + pg.host + ", pid " + std::to_string(real_pid_) + ")";
     pg.world_rank = uint32_t(world_rank_);
   } else if (!meta_["rank"].empty()) {
-    pg.name = "rank " + meta_["rank"] + " (pid " + std::to_string(pid_) + ")";
+    pg.name = "rank " + meta_["rank"] + " (pid " + std::to_string(real_pid_) + ")";
   }
   pg.type = OTF2_LOCATION_GROUP_TYPE_PROCESS;
   pg.creator = OTF2_UNDEFINED_LOCATION_GROUP;
@@ -437,7 +447,7 @@ void Process::report_progress(uint64_t done, uint64_t total, double elapsed) {
 void Process::convert() {
   double t0 = now_s();
   meta_ = read_meta(raw_dir_ + "/" + stem_ + ".meta");
-  pid_ = atoi(meta_["pid"].c_str());
+  pid_ = real_pid_ = atoi(meta_["pid"].c_str());
   window_bytes_ = strtoull(meta_["window_bytes"].c_str(), nullptr, 10);
   runtime_module_ = meta_["runtime_module"];
   clock_ = TimeMap::from_meta(meta_);
@@ -517,7 +527,7 @@ void Process::print_summary(FILE *out) const {
   double wall = end > start ? double(end - start) / 1e9 : 0;
   const std::string &rank = meta_.count("rank") ? meta_.at("rank") : std::string();
   fprintf(out, "kite trace: %s (pid %d%s%s) on %s\n",
-          meta_.count("exe") ? meta_.at("exe").c_str() : "?", pid_, rank.empty() ? "" : ", rank ",
+          meta_.count("exe") ? meta_.at("exe").c_str() : "?", real_pid_, rank.empty() ? "" : ", rank ",
           rank.c_str(), meta_.count("runtime") ? meta_.at("runtime").c_str() : "?");
   if (!meta_.count("end_ns"))
     fprintf(out, "  the program ended without finalizing the tool (crash, _exit or abort): "
@@ -595,7 +605,7 @@ void Process::write_summary_object(FILE *f) const {
           ",\"threads\":%zu,\"parallel_regions\":%" PRIu64 ",\"tasks\":%" PRIu64
           ",\"tasks_alive_max\":%" PRIu64 ",\"events\":%" PRIu64 ",\"thread_ns\":%" PRIu64
           ",\"parallel\":[",
-          pid_, json_escape(m("rank")).c_str(), json_escape(m("exe")).c_str(),
+          real_pid_, json_escape(m("rank")).c_str(), json_escape(m("exe")).c_str(),
           json_escape(m("runtime")).c_str(), meta_.count("end_ns") ? "true" : "false",
           end > start ? end - start : 0, threads_.size(), stats_.parallel_regions, stats_.tasks,
           stats_.tasks_alive_max, stats_.events, stats_.thread_ns);

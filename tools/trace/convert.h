@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -233,6 +234,7 @@ class Output {
   OTF2_Archive *archive = nullptr;
   MpiJob *mpi = nullptr;  // the job's ranks: one time line, their messages
   bool merged = false;    // all the ranks of a job (not one alone, --rank)
+  std::set<int> pids;     // the Perfetto / JSON process ids given out
 
   uint64_t origin = 0;  // ns: time 0 of the JSON, OTF2's global offset
   uint64_t first = UINT64_MAX, last = 0;
@@ -362,7 +364,8 @@ class Process {
   uint64_t origin_ = 0, last_ = 0;
   size_t window_bytes_ = 0;
   TimeMap clock_;
-  int pid_ = 0;
+  int pid_ = 0;       // the process's pid in the Perfetto / JSON outputs
+  int real_pid_ = 0;  // its pid
   uint64_t window_start_ = 0, window_end_ = 0;  // ns; 0: none
   uint64_t window_clipped_ = 0, window_closed_ = 0;
 

@@ -98,7 +98,7 @@ def otf2_defs(archive):
     p = subprocess.run(["otf2-print", "-G", archive], capture_output=True, text=True)
     check(p.returncode == 0, "otf2-print -G reads the archive")
     check("warning" not in p.stderr, "otf2-print -G has no warnings (%s)" % p.stderr.strip()[:300])
-    d = {"groups": {}, "locations": {}, "location_groups": {}, "comms": {}}
+    d = {"groups": {}, "locations": {}, "location_groups": {}, "comms": {}, "text": p.stdout}
     for line in p.stdout.splitlines():
         m = re.match(r"^(\w+)\s+(\d+)\s+(.*)$", line)
         if not m:
@@ -170,6 +170,9 @@ def check_job(out, n, truth=None, crashed=(), tolerance_ns=None, messages=None,
     archive = os.path.join(out, "trace.otf2", "traces.otf2")
     defs = otf2_defs(archive)
     procs = {ref: name for ref, (name, typ) in defs["location_groups"].items() if typ == "PROCESS"}
+    hosts = set(re.sub(r"^rank \d+ \((.*), pid \d+\)$", r"\1", name) for name in procs.values())
+    nodes = re.findall(r'^SYSTEM_TREE_NODE\s+\d+\s+Name: "([^"]*)" <\d+>, Class: "node"', defs["text"], re.M)
+    check(sorted(nodes) == sorted(hosts), "a system tree node per host (%s, %s)" % (nodes, hosts))
     check(sorted(procs) == list(range(n)) and
           all(procs[r].startswith("rank %d (" % r) for r in procs),
           "one location group per rank, numbered by world rank (%s)" % procs)

@@ -158,7 +158,8 @@ def write(raw, n, crash=False, skew_rank=None, skew_ns=5 * 10 ** 9, drift_ppm=2.
                 return t
             return t + skew_ns + int((t - T0) * drift_ppm / 1e6)
 
-        pid = 5000 + rk.r
+        # The skewed rank runs on a host of its own, where its pid is rank 0's.
+        pid = 5000 + (0 if skewed else rk.r)
         stem = "rank%d.pid%d" % (rk.r, pid)
         crashed = getattr(rk, "crashed", False)
         init_t, final_t = T0 + 500, end + 500
@@ -166,7 +167,7 @@ def write(raw, n, crash=False, skew_rank=None, skew_ns=5 * 10 ** 9, drift_ppm=2.
                 "runtime=kite synthetic", "start_ns=%d" % local(T0), "window_bytes=%d" % WINDOW,
                 "runtime_module=/synthetic/libkite.so", "mpi=openmpi",
                 "mpi_world_rank=%d" % rk.r, "mpi_world_size=%d" % n,
-                "mpi_thread_level=3", "mpi_host=%s" % host,
+                "mpi_thread_level=3", "mpi_host=%s" % ("nodeB" if skewed else host),
                 "clock_domain=%s" % ("skewed-%d" % rk.r if skewed else "boot-1")]
         for cid, members in comms.items():
             if rk.r in members:
