@@ -215,7 +215,10 @@ void Process::open_outputs() {
   team_comm_ = out_.new_comm();
   if (out_.mpi && world_rank_ >= 0) {
     auto it = out_.mpi->ranks.find(uint32_t(world_rank_));
-    if (it != out_.mpi->ranks.end()) it->second.location = location_base_;
+    if (it != out_.mpi->ranks.end() && !threads_.empty()) {
+      it->second.location = location_base_;
+      it->second.converted = true;
+    }
   }
   if (archive_)
     for (size_t i = 0; i < threads_.size(); ++i)
@@ -568,6 +571,13 @@ void Process::print_summary(FILE *out) const {
             count(d.transfer_bytes, "byte", "bytes").c_str(), double(d.transfer_ns) / 1e6,
             count(d.other_ops, "other data operation", "other data operations").c_str());
   }
+  if (stats_.mpi_calls)
+    fprintf(out, "  MPI: %s, %.3f ms in them (%.1f %% of the wall time), %s, %s, %s\n",
+            count(stats_.mpi_calls, "call", "calls").c_str(), double(stats_.mpi_ns) / 1e6,
+            wall > 0 ? 100.0 * double(stats_.mpi_ns) / 1e9 / wall : 0.0,
+            count(stats_.mpi_sends, "send", "sends").c_str(),
+            count(stats_.mpi_receives, "receive", "receives").c_str(),
+            count(stats_.mpi_collectives, "collective", "collectives").c_str());
   uint64_t wait = 0;
   for (const auto &kv : stats_.waiting) wait += kv.second;
   if (stats_.thread_ns) {
@@ -770,7 +780,6 @@ int main(int argc, char **argv) {
     for (auto &kv : job.ranks) {
       Process p(raw, kv.second.stem, o);
       p.convert();
-      kv.second.converted = true;
       events += p.events();
       fputs(sep, summary);
       sep = ",";

@@ -264,7 +264,7 @@ void MpiJob::write_defs(OTF2_GlobalDefWriter *g, Output &out, uint32_t &next_gro
   comm(kWorldComm, out);
   std::vector<uint64_t> locations(world_size, OTF2_UNDEFINED_LOCATION);
   for (const auto &kv : ranks)
-    if (kv.second.converted && kv.first < world_size) locations[kv.first] = kv.second.location;
+    if (kv.second.converted && kv.first < world_size) locations[kv.first] = kv.second.location;  // else undefined: it left no thread file
   uint32_t all = next_group++;
   otf2_check(OTF2_GlobalDefWriter_WriteGroup(g, all, out.str("MPI ranks"),
                                              OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
