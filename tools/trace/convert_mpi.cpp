@@ -120,11 +120,20 @@ bool MpiJob::read(const std::string &raw_dir, const std::vector<std::string> &st
   }
   // A rank that did not finish (a crash, or killed by the launcher after
   // another's crash) has only the TSC rate its recorder measured over 2 ms
-  // at its start, which a busy machine makes a few 0.1 % wrong: a
-  // millisecond after a second. The processes of one clock domain read one
-  // TSC, so their start and end pairs (TSC, CLOCK_MONOTONIC ns), the ends
-  // of the whole job apart, give the rate over a longer time.
-  std::map<std::string, std::vector<std::pair<double, double>>> pairs;  // domain -> (ns, tsc)
+  // at its start, which a busy machine makes 0.1 % wrong or more: a
+  // millisecond after a second, a different one on each rank. The
+  // processes of one clock domain read one TSC, so they take one rate: the
+  // one their start and end pairs (TSC, CLOCK_MONOTONIC ns) span, when
+  // some process finished or they lie 5 ms apart; else the median of their
+  // own measurements. Mapped with one rate, the ranks agree with each
+  // other to the few microseconds their start pairs are apart times the
+  // rate's error.
+  struct Domain {
+    std::vector<std::pair<double, double>> pairs;  // (ns, tsc)
+    std::vector<double> hz;
+    bool finished = false;
+  };
+  std::map<std::string, Domain> domains;
   for (const auto &kv : metas) {
     const auto &m = kv.second;
     auto num = [&](const char *k) {
@@ -132,23 +141,41 @@ bool MpiJob::read(const std::string &raw_dir, const std::vector<std::string> &st
       return it == m.end() ? 0.0 : strtod(it->second.c_str(), nullptr);
     };
     if (!m.count("clock") || m.at("clock") != "tsc" || !m.count("clock_domain")) continue;
-    auto &p = pairs[m.at("clock_domain")];
-    if (num("ns_start") > 0) p.emplace_back(num("ns_start"), num("tsc_start"));
-    if (num("ns_end") > 0) p.emplace_back(num("ns_end"), num("tsc_end"));
+    Domain &d = domains[m.at("clock_domain")];
+    if (num("ns_start") > 0) d.pairs.emplace_back(num("ns_start"), num("tsc_start"));
+    if (num("ns_end") > 0) {
+      d.pairs.emplace_back(num("ns_end"), num("tsc_end"));
+      d.finished = true;
+    }
+    if (num("tsc_hz") > 0) d.hz.push_back(num("tsc_hz"));
   }
   for (auto &kv : ranks) {
     const auto &m = metas[kv.first];
-    if (m.count("tsc_end") || !m.count("tsc_hz") || !pairs.count(kv.second.domain)) continue;
-    auto &p = pairs[kv.second.domain];
-    auto lo = std::min_element(p.begin(), p.end()), hi = std::max_element(p.begin(), p.end());
-    if (hi->first - lo->first < 5e6 || hi->second <= lo->second) continue;  // under 5 ms apart
-    kv.second.ns_per_tick = (hi->first - lo->first) / (hi->second - lo->second);
+    if (m.count("tsc_end") || !m.count("tsc_hz") || !domains.count(kv.second.domain)) continue;
+    Domain &d = domains[kv.second.domain];
+    if (d.pairs.empty() || d.hz.size() + d.finished < 2) continue;  // nothing to share
+    auto lo = std::min_element(d.pairs.begin(), d.pairs.end());
+    auto hi = std::max_element(d.pairs.begin(), d.pairs.end());
+    double span = hi->first - lo->first;
+    std::string how;
+    char buf[200];
+    if ((d.finished || span >= 5e6) && hi->second > lo->second) {
+      kv.second.ns_per_tick = span / (hi->second - lo->second);
+      snprintf(buf, sizeof buf, "the one its clock domain's processes span over %.0f ms", span / 1e6);
+    } else {
+      std::vector<double> hz = d.hz;
+      std::sort(hz.begin(), hz.end());
+      kv.second.ns_per_tick = 1e9 / hz[hz.size() / 2];
+      snprintf(buf, sizeof buf, "the median of its clock domain's %zu processes' measurements",
+               hz.size());
+    }
+    how = buf;
     double own = strtod(m.at("tsc_hz").c_str(), nullptr);
-    char note[300];
+    char note[400];
     snprintf(note, sizeof note,
-             "rank %u did not finish: its TSC rate is the one its clock domain's processes span "
-             "over %.0f ms (%.6f GHz), not the one it measured over 2 ms at its start (%.6f GHz)",
-             kv.first, (hi->first - lo->first) / 1e6, 1.0 / kv.second.ns_per_tick, own / 1e9);
+             "rank %u did not finish: its TSC rate is %s (%.6f GHz), not its own 2 ms "
+             "measurement (%.6f GHz)",
+             kv.first, how.c_str(), 1.0 / kv.second.ns_per_tick, own / 1e9);
     clock_notes.push_back(note);
   }
   // One time line: rank 0's clock.
