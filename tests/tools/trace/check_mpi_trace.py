@@ -83,6 +83,29 @@ def produce_mpirun(work, mpi, n, program, lib_dir, wrapper, skew_rank=None, skew
     return raw, None
 
 
+def produce_kite(work, form, kite, mpi, n, program, wrapper_unused=None):
+    """The job traced by the kite command, in either launch form:
+      inside  mpirun -np N kite trace -o DIR -- PROG  (rank 0's kite merges)
+      around  kite trace -o DIR -- mpirun -np N PROG  (one kite converts)
+    kite converts; its raw files are kept (--keep-raw) for the checks that
+    read them. Returns (DIR, DIR/raw)."""
+    out = os.path.join(work, "out")
+    shutil.rmtree(out, ignore_errors=True)
+    env = dict(os.environ)
+    env.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                "OMP_NUM_THREADS": "2"})
+    launcher = ["mpirun." + mpi] + (["--oversubscribe"] if mpi == "openmpi" else []) + \
+        ["-np", str(n)]
+    trace = [sys.executable, kite, "trace", "-q", "--keep-raw", "--format", "otf2,perfetto,json",
+             "-o", out, "--"]
+    cmd = launcher + trace + [program] if form == "inside" else trace + launcher + [program]
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=240)
+    check(p.returncode == 0, "%s ran %s on %d ranks (%s form, exit %d): %s" % (
+        " ".join(cmd[:3]), os.path.basename(program), n, form, p.returncode,
+        p.stderr.strip()[-300:]))
+    return out, os.path.join(out, "raw")
+
+
 # ---- reading the outputs ----------------------------------------------------
 
 def convert(converter, raw, out, extra=()):
@@ -192,7 +215,7 @@ def check_job(out, n, truth=None, crashed=(), tolerance_ns=None, messages=None,
     receive may seem to end before its send started (the clock offsets'
     uncertainty; 0 on one clock)."""
     tolerance_ns = tolerance_ns or {}
-    files = sorted(os.listdir(out))
+    files = sorted(f for f in os.listdir(out) if f != "raw")
     check(files == ["trace.json", "trace.otf2", "trace.perfetto-trace", "trace.summary.json"],
           "ONE trace for the job (%s)" % files)
     s = json.load(open(os.path.join(out, "trace.summary.json")))
@@ -421,7 +444,9 @@ def rank_times(evs, loc_rank, rank):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--converter", required=True)
-    ap.add_argument("--producer", choices=("synthetic", "mpirun"), default="synthetic")
+    ap.add_argument("--producer", choices=("synthetic", "mpirun", "kite-inside", "kite-around"),
+                    default="synthetic")
+    ap.add_argument("--kite", help="the kite command (kite-inside, kite-around)")
     ap.add_argument("--ranks", type=int, default=4)
     ap.add_argument("--mpi", choices=("openmpi", "mpich"))
     ap.add_argument("--program")
@@ -449,6 +474,14 @@ def main():
                               skew_rank=skew_rank if skew else None, skew_ns=skew_ns,
                               kite_lib_dirs=a.kite_lib_dir, crash=bool(a.crashed_rank))
 
+    if a.producer.startswith("kite-"):
+        # The kite command converts: its outputs are checked as they are.
+        out, raw = produce_kite(a.work, a.producer[5:], a.kite, a.mpi, a.ranks, a.program)
+        crashed = tuple(a.crashed_rank)
+        check_job(out, a.ranks, None, crashed=crashed, messages=a.messages,
+                  collectives_per_rank=a.collectives, raw=raw)
+        print("%d check(s) failed" % failures if failures else "all checks passed")
+        sys.exit(1 if failures else 0)
     raw, truth = produce(a.work, a.skew)
     out = os.path.join(a.work, "out")
     p = convert(a.converter, raw, out)
