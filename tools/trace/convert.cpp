@@ -234,7 +234,8 @@ void Process::close_outputs() {
       if (l.evt) otf2_check(OTF2_Archive_CloseEvtWriter(archive_, l.evt), "close event writer");
   out_.first = std::min(out_.first, origin_);
   out_.last = std::max(out_.last, last_);
-  uint32_t group = world_rank_ >= 0 ? uint32_t(world_rank_) : uint32_t(out_.location_groups.size());
+  // Under MPI, OTF2 wants a process's location group numbered by its rank.
+  uint32_t group = out_.merged ? uint32_t(world_rank_) : uint32_t(out_.location_groups.size());
   location_group_ = group;
   Output::LocationGroup pg;
   pg.name = "process " + std::to_string(real_pid_);
@@ -336,7 +337,7 @@ uint32_t Output::region(const Otf2Region &r) {
 
 uint32_t Output::location_group(const LocationGroup &g, uint32_t ref) {
   if (ref == UINT32_MAX) {  // a device's: after every process's (world ranks come first)
-    ref = mpi ? mpi->world_size : 0;
+    ref = merged ? mpi->world_size : 0;
     while (location_groups.count(ref)) ++ref;
   }
   location_groups[ref] = g;

@@ -510,7 +510,10 @@ def main():
         # conversion (--rank: its clock as recorded) less the skew.
         alone = os.path.join(a.work, "alone")
         convert(a.converter, raw, alone, ["--rank", str(skew_rank), "--quiet"])
-        aevs = otf2_events(os.path.join(alone, "rank%d.otf2" % skew_rank, "traces.otf2"))
+        aarchive = os.path.join(alone, "rank%d.otf2" % skew_rank, "traces.otf2")
+        adefs = otf2_defs(aarchive)  # --rank: one process, its own archive, read without warnings
+        check(len(adefs["location_groups"]) == 1, "--rank %d: one location group" % skew_rank)
+        aevs = otf2_events(aarchive)
         mine = [(k, t) for k, loc, t in rank_times(evs, loc_rank, skew_rank)]
         own = [(k, t) for k, loc, t, _ in aevs]
         check(sorted(k for k, _ in mine) == sorted(k for k, _ in own) and len(mine) > 0,
