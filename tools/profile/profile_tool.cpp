@@ -282,7 +282,19 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
       realpath(info.dli_fname, real))
     kite_rec::append_meta("runtime_module=%s\n", real);
   kite_rec::append_meta("rate_hz=%ld\nperiod_ns=%ld\n", 1000000000L / period_ns, period_ns);
-  unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+  // No register-state cache. Debian's libunwind has no per-thread cache
+  // (its man page: "If thread-local caching are unavailable or unsupported,
+  // libunwind may fall back on using a global cache"), and the global one
+  // is a mutex held across the dl_iterate_phdr that looks a new address up.
+  // Two threads sampled at once deadlocked on it: one held that mutex and
+  // waited for the loader's lock, which the other's interrupted code held
+  // (Open MPI's MPI_Init loading its components) while its handler waited
+  // for the mutex (1 run in ~25 of a 4-rank job; issue 24). Without the
+  // cache, a handler never waits for another thread: the loader's lock is
+  // recursive for the thread that holds it. unw_backtrace's own per-thread
+  // trace cache still makes a warm unwind a lookup (0.07 us per call here,
+  // 0.10 with the global cache).
+  unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_NONE);
   clocks_init(getenv("KITE_PROFILE_COUNTERS"));
 
   struct sigaction sa;
