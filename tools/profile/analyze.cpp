@@ -6,6 +6,14 @@
 //
 //   kite-profile-analyze [--json FILE] [--rank R] [--top N] RAWDIR
 //
+// The ranks of an MPI job in RAWDIR (meta mpi_world_rank= or rank=) make
+// one report (Job): each rank analyzed as a process, its samples inside MPI
+// calls taken as MPI time, the wait states found across ranks
+// (mpi_waits.h) blamed on the culprit rank's samples, the hybrid POP
+// model computed, then the ranks merged into rank 0's analysis, which
+// writes the report (docs/kite-profile.md, "MPI jobs"). --rank R analyzes
+// rank R alone.
+//
 // Blame (each waiting sample keeps where it was observed and where its
 // blame went; the culprits' samples are the ones nearest in time, within
 // five sampling periods):
@@ -2042,7 +2050,8 @@ void Job::json(FILE *f) const {
   fprintf(status ? stderr : stdout,
           "usage: kite-profile-analyze [--json FILE] [--rank R] [--top N] RAWDIR\n"
           "Reads what libkite-profile.so recorded into RAWDIR and prints the profile;\n"
-          "--json writes the JSON document (docs/kite-profile.md). Exit status 3:\n"
+          "--json writes the JSON document (docs/kite-profile.md). The ranks of an MPI\n"
+          "job make one report; --rank R analyzes rank R alone. Exit status 3:\n"
           "RAWDIR holds no process's profile.\n");
   exit(status);
 }

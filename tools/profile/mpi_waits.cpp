@@ -116,7 +116,9 @@ void point_to_point(const std::vector<MpiRank> &ranks, Candidates &out) {
             break;
           }
       }
-      if (sw && q.post > s.start) {
+      // A send that returned before its receive was posted was buffered
+      // (eager): it waited for no one.
+      if (sw && q.post > s.start && sw->leave >= q.post) {
         WaitState ws{kLateReceiver, int(s.rank), int(q.rank), sw_index, m.call, sw->enter,
                      std::min(q.post, sw->leave)};
         out.offer(ws);

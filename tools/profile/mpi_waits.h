@@ -10,7 +10,8 @@
 //   late_receiver  a blocking send (MPI_Send, Ssend, Rsend) or the wait
 //                  completing an isend that waited because the matching
 //                  receive was posted later: from the call's entry to the
-//                  receive's posting (clipped), blamed on the receiver;
+//                  receive's posting, blamed on the receiver (a send that
+//                  returned before the posting was buffered: no wait);
 //   wait_at_collective  an N-to-N collective (mpi_format.h
 //                  all_to_all_sync): from a rank's arrival to the last
 //                  rank's arrival (clipped to its call), blamed on the last

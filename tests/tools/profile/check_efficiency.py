@@ -90,7 +90,7 @@ def main():
     opts = ["--counters", a.counters] if a.counters else []
     r, out, p = profile(a, "p", options=opts)
     e = p.get("efficiency")
-    if not check(isinstance(e, dict) and e.get("version") == 1, "a version-1 efficiency object"):
+    if not check(isinstance(e, dict) and e.get("version") == 2, "a version-2 efficiency object"):
         return
     check(e.get("cpu_clock") is True, "the samples carry the threads' CPU clocks")
     for m in METRICS:

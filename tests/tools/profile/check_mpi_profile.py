@@ -26,6 +26,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -158,6 +159,27 @@ def late_sender(a):
           "time in MPI_Recv at its call site mpi_late_sender.c:%d (%s)"
           % (m["recv"], [(s["line"], s["seconds"]) for s in recv]))
     check("MPI job" in text and "late_sender" in text, "the text report has the MPI sections")
+    if a.launch == "kite":
+        page(a, os.path.join(os.path.dirname(raw), "profile.html"))
+
+
+def page(a, html):
+    """kite's HTML page of the job loads and shows its MPI sections."""
+    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")
+                    if shutil.which(n)), None)
+    if not check(browser is not None, "chromium is installed (scripts/setup.sh installs it)"):
+        return
+    d = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--user-data-dir=" + os.path.join(a.workdir, "chromium"),
+                        "--dump-dom", "file://" + os.path.abspath(html)],
+                       capture_output=True, text=True, timeout=120)
+    body = re.search(r"<body([^>]*)>", d.stdout)
+    attrs = dict(re.findall(r'data-([a-z-]+)="([^"]*)"', body.group(1))) if body else {}
+    check(attrs.get("status") == "ok", "the page loads without script errors (%s)" % attrs.get("status"))
+    check(attrs.get("mpi-ranks") == str(a.np) and attrs.get("mpi-metrics") == "8" and
+          attrs.get("mpi-wait-kinds") == "3" and int(attrs.get("mpi-blamed", "0")) > 0,
+          "the page shows the job: %s ranks, the 8 hybrid metrics, 3 wait kinds, blamed lines (%s)"
+          % (attrs.get("mpi-ranks"), attrs))
 
 
 def collective(a):
