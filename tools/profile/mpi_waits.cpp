@@ -67,6 +67,14 @@ void point_to_point(const std::vector<MpiRank> &ranks, Candidates &out) {
   for (size_t i = 0; i < ranks.size(); ++i) position[uint32_t(ranks[i].rank)] = i;
   std::map<Key, std::vector<SendRef>> sends;
   std::map<Key, std::vector<RecvRef>> recvs;
+  // Per rank, each request's completions (kMpiSendComplete), by time.
+  std::vector<std::map<uint64_t, std::vector<const MpiSendDone *>>> dones(ranks.size());
+  for (size_t ri = 0; ri < ranks.size(); ++ri) {
+    for (const MpiSendDone &d : ranks[ri].send_dones) dones[ri][d.request].push_back(&d);
+    for (auto &kv : dones[ri])
+      std::stable_sort(kv.second.begin(), kv.second.end(),
+                       [](const MpiSendDone *x, const MpiSendDone *y) { return x->time < y->time; });
+  }
   for (size_t ri = 0; ri < ranks.size(); ++ri) {
     const MpiRank &r = ranks[ri];
     uint32_t me = uint32_t(r.rank);
@@ -109,12 +117,16 @@ void point_to_point(const std::vector<MpiRank> &ranks, Candidates &out) {
         sw = &sr.calls[sm.call];
         sw_index = sm.call;
       } else if (sm.request) {
-        for (const MpiSendDone &d : sr.send_dones)
-          if (d.request == sm.request && d.time >= sm.time) {
-            sw = &sr.calls[d.call];
-            sw_index = d.call;
-            break;
+        // The first completion of its request after the isend.
+        auto it = dones[s.rank].find(sm.request);
+        if (it != dones[s.rank].end()) {
+          auto d = std::lower_bound(it->second.begin(), it->second.end(), sm.time,
+                                    [](const MpiSendDone *x, uint64_t t) { return x->time < t; });
+          if (d != it->second.end()) {
+            sw = &sr.calls[(*d)->call];
+            sw_index = (*d)->call;
           }
+        }
       }
       // A send that returned before its receive was posted was buffered
       // (eager): it waited for no one.
