@@ -328,6 +328,7 @@ class Analyzer {
   std::function<void(FILE *)> job_json_;
   void mark_mpi_samples();
   std::vector<std::vector<uint32_t>> mpi_by_thread_;  // each thread's calls, by entry
+  uint64_t unfinished_calls_ = 0;  // calls the process never returned from
   bool in_mpi(uint32_t thread, uint64_t t) const;
   void mpi_call_stats();
 };
@@ -697,7 +698,10 @@ void Analyzer::mark_mpi_samples() {
   by_thread.assign(threads_.size(), {});
   for (uint32_t i = 0; i < mpi_.calls.size(); ++i) {
     MpiCall &c = mpi_.calls[i];
-    if (!c.leave || c.leave < c.enter) c.leave = std::max(end_, c.enter);
+    if (!c.leave || c.leave < c.enter) {
+      c.leave = std::max(end_, c.enter);
+      unfinished_calls_++;
+    }
     if (c.thread < by_thread.size()) by_thread[c.thread].push_back(i);
     if (c.call == kite_mpi::kInit || c.call == kite_mpi::kInit_thread) mpi_lo_ = std::max(mpi_lo_, c.leave);
     if (c.call == kite_mpi::kFinalize) mpi_hi_ = std::min(mpi_hi_, c.enter);
@@ -1653,6 +1657,15 @@ void Job::run() {
                        " has more than one process in the directory; each is reported, messages "
                        "match the last");
   align();
+  for (const auto &a : ranks_) {
+    if (!a->meta_.count("end_ns"))
+      notes_.push_back("rank " + std::to_string(a->rank_) +
+                       " ended without finalizing the tool (it crashed or was killed): its part "
+                       "of the report stops at its last record");
+    if (a->unfinished_calls_)
+      notes_.push_back("rank " + std::to_string(a->rank_) + ": " + std::to_string(a->unfinished_calls_) +
+                       " MPI call(s) never returned; they last to its last record");
+  }
   for (size_t i = 0; i < ranks_.size(); ++i) {
     Analyzer &a = *ranks_[i];
     a.win_start_ = clocks_[i].to_local(start_);

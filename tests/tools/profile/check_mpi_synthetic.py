@@ -29,9 +29,12 @@ parallel efficiency 1 (every sample outside MPI works).
 
 --skew NS: rank 1's clock reads NS ahead, in another clock domain, with
 the offsets MPI_Init and MPI_Finalize would have measured: the answers are
-the same. --rank-only: kite-profile-analyze --rank 1 analyzes rank 1 alone.
+the same. --crash: rank 1 dies at 166 ms, in its MPI_Barrier (no more
+records, no end of run in its meta): the wait states are the same, and the
+report says that rank 1 did not finish and that a call never returned.
+kite-profile-analyze --rank 1 analyzes rank 1 alone.
 
-  check_mpi_synthetic.py --analyze EXE [--skew NS] WORKDIR
+  check_mpi_synthetic.py --analyze EXE [--skew NS] [--crash] WORKDIR
 """
 import argparse
 import json
@@ -101,10 +104,13 @@ def job():
     return [r0, r1]
 
 
-def write(raw, skew):
+def write(raw, skew, crash):
     os.makedirs(raw)
     for rank, ev in enumerate(job()):
         shift = skew if rank == 1 else 0
+        dies = crash and rank == 1
+        if dies:
+            ev = [e for e in ev if e[0] < 166 * MS]
         stem = os.path.join(raw, "rank%d.pid%d" % (rank, 100 + rank))
         start, end = T0 + shift, T0 + 200 * MS + shift
         meta = ["format=1", "pid=%d" % (100 + rank), "rank=%d" % rank, "exe=/synthetic",
@@ -115,6 +121,8 @@ def write(raw, skew):
                 "mpi_clock_init=%d %d 100" % (T0 + 5 * MS + shift, -shift),
                 "mpi_clock_final=%d %d 100" % (T0 + 185 * MS + shift, -shift),
                 "end_ns=%d" % end, "threads=1"]
+        if dies:
+            meta = [m for m in meta if not m.startswith(("end_ns=", "threads=", "mpi_clock_final="))]
         with open(stem + ".meta", "w") as f:
             f.write("\n".join(meta) + "\n")
         open(stem + ".maps", "w").close()
@@ -126,7 +134,7 @@ def write(raw, skew):
             f.write(b"".join(recs))
         # Samples: work_serial (0), weight 1, no frames, no extras.
         with open(stem + ".thread-0.samples.raw", "wb") as f:
-            for k in range(200):
+            for k in range(166 if dies else 200):
                 f.write(rec(T0 + k * MS + MS // 2 + shift, "kSample", f16=0, d=1))
 
 
@@ -139,11 +147,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--analyze", required=True)
     ap.add_argument("--skew", type=int, default=0)
+    ap.add_argument("--crash", action="store_true")
     ap.add_argument("workdir")
     a = ap.parse_args()
     shutil.rmtree(a.workdir, ignore_errors=True)
     raw = os.path.join(a.workdir, "raw")
-    write(raw, a.skew)
+    write(raw, a.skew, a.crash)
     js = os.path.join(a.workdir, "profile.json")
     r = subprocess.run([a.analyze, "--json", js, raw], capture_output=True, text=True)
     print(r.stdout)
@@ -167,6 +176,12 @@ def main():
     near(ranks[0]["caused"]["late_receiver"], 0.020001, "rank 0 caused it")
     near(ranks[0]["waited"]["wait_at_collective"], 0.015, "rank 0 waited at the barrier")
     near(ranks[1]["caused"]["wait_at_collective"], 0.015, "rank 1 arrived last")
+    if a.crash:
+        notes = " ".join(p["mpi"]["notes"])
+        check("rank 1 ended without finalizing" in notes and "rank 1: 1 MPI call(s) never returned" in notes
+              and "rank 0 ended" not in notes, "the report says rank 1 died in an MPI call (%s)" % notes)
+        check(not p["finalized"], "the report is not a finalized run's")
+        finish()
     by_call = {x["call"]: x for x in p["mpi"]["by_call"]}
     near(by_call["MPI_Wait"]["seconds"], 0.037, "time in MPI_Wait (6 + 30 + 1 ms)")
     check(by_call["MPI_Wait"]["calls"] == 3, "3 MPI_Wait calls")
