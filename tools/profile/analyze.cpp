@@ -979,6 +979,12 @@ void Analyzer::analyze() {
         blame(kBlameLock, s, culprits);
         continue;
       }
+      if (c == kIdle && ti != initial && in_mpi(initial, s.time)) {
+        // Idle while the initial thread is in an MPI call: MPI time, already
+        // reported at that call's site; no OpenMP blame.
+        account(s, kEffMpi);
+        continue;
+      }
       if (c == kIdle) {
         // Idle while the initial thread runs one of its regions (a worker
         // not yet woken for it, or not in its team): no serial code runs
@@ -1304,12 +1310,13 @@ void Analyzer::print_text(FILE *out, int top) const {
     uint32_t best_loc = ~0u;
     for (const auto &kv : blame_)
       if (kv.first.first == k && kv.second > best) best = kv.second, best_loc = kv.first.second;
-    fprintf(out, "    %-16s %8.3f s %5.1f %%  mostly %s\n", kBlameKinds[k], blame_kind_[k],
+    fprintf(out, "    %-*s %8.3f s %5.1f %%  mostly %s\n", has_mpi_ ? 18 : 16, kBlameKinds[k], blame_kind_[k],
             total_s_ > 0 ? 100 * blame_kind_[k] / total_s_ : 0,
             best_loc == ~0u ? "?" : where(locs_[best_loc]).c_str());
   }
   if (unattributed_s_ > 0)
-    fprintf(out, "    %-16s %8.3f s %5.1f %%  (no culprit sampled at the moment)\n", "unattributed",
+    fprintf(out, "    %-*s %8.3f s %5.1f %%  (no culprit sampled at the moment)\n", has_mpi_ ? 18 : 16,
+            "unattributed",
             unattributed_s_, total_s_ > 0 ? 100 * unattributed_s_ / total_s_ : 0);
   print_efficiency(out, top);
 }
