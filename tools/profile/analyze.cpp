@@ -1330,7 +1330,7 @@ void Analyzer::write_json(const std::string &path) const {
              "\"runtime\":\"%s\",\"finalized\":%s,\"elapsed_s\":%.6f,\"threads\":%zu,\"samples\":%" PRIu64
              ",\"rate_hz\":%.0f,\"thread_s\":%.6f,\"work_s\":%.6f,\"unattributed_s\":%.6f,\n",
           json_escape(m("exe")).c_str(), m("pid").empty() ? "0" : m("pid").c_str(),
-          json_escape(m("rank")).c_str(), json_escape(m("runtime")).c_str(),
+          json_escape(job_ ? std::string() : m("rank")).c_str(), json_escape(m("runtime")).c_str(),
           meta_.count("end_ns") ? "true" : "false", elapsed, threads_.size(), samples_,
           1e9 / double(period_ns_), total_s_, work_s_, unattributed_s_);
   fprintf(f, "\"efficiency\":");
