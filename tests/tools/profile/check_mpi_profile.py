@@ -6,7 +6,8 @@ wait states and hybrid efficiency (docs/kite-profile.md, "MPI").
 Programs (tests/tools/profile/mpi_*.c; the comment at the top of each says
 what it must produce):
   mpi_late_sender  rank 0's MPI_Recv waits ~300 ms for rank 1: a late
-                   sender blamed on rank 1's @late line;
+                   sender blamed on rank 1's @late line; then its MPI_Ssend
+                   ~200 ms: a late receiver on rank 1's @late_recv line;
   mpi_collective   the last rank arrives ~300 ms late at MPI_Barrier, rank 0
                    ~200 ms late at MPI_Allreduce: waits at the collectives
                    blamed on the last arriver's marked line;
@@ -176,10 +177,22 @@ def late_sender(a):
     r1 = next(x for x in ws["ranks"] if x["rank"] == 1)
     check(abs(r0["waited"]["late_sender"] - total) < 1e-3 and abs(r1["caused"]["late_sender"] - total) < 1e-3,
           "late sender: rank 0 waited, rank 1 caused it")
-    recv = [s for s in p["mpi"]["by_site"] if s["call"] == "MPI_Recv"]
-    check(len(recv) == 1 and recv[0]["line"] == m["recv"] and recv[0]["seconds"] >= 0.27,
+    recv = [s for s in p["mpi"]["by_site"] if s["call"] == "MPI_Recv" and s["line"] == m["recv"]]
+    check(len(recv) == 1 and recv[0]["seconds"] >= 0.27,
           "time in MPI_Recv at its call site mpi_late_sender.c:%d (%s)"
           % (m["recv"], [(s["line"], s["seconds"]) for s in recv]))
+    # The late receiver: rank 0's MPI_Ssend waits ~200 ms for rank 1.
+    lr = ws["kinds"]["late_receiver"]["seconds"]
+    check(0.18 <= lr <= 0.32, "late receiver: rank 0's MPI_Ssend waited %.3f s for rank 1 (~0.20)" % lr)
+    on_line = blamed(p, "late_receiver", 1, m["late_recv"], src)
+    check(lr > 0 and on_line >= 0.8 * lr,
+          "late receiver: %.3f of %.3f s blamed on rank 1's line %d (@late_recv)"
+          % (on_line, lr, m["late_recv"]))
+    check(abs(r0["waited"]["late_receiver"] - lr) < 1e-3 and abs(r1["caused"]["late_receiver"] - lr) < 1e-3,
+          "late receiver: rank 0 waited, rank 1 caused it")
+    ssend = [s for s in p["mpi"]["by_site"] if s["call"] == "MPI_Ssend"]
+    check(len(ssend) == 1 and ssend[0]["line"] == m["ssend"],
+          "MPI_Ssend at its call site mpi_late_sender.c:%d (%s)" % (m["ssend"], [s["line"] for s in ssend]))
     check("MPI job" in text and "late_sender" in text, "the text report has the MPI sections")
     if a.launch == "kite":
         page(a, os.path.join(os.path.dirname(raw), "profile.html"))
