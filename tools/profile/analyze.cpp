@@ -1288,6 +1288,16 @@ void Analyzer::print_text(FILE *out, int top) const {
     fprintf(out, "  %-22s %6" PRIu64 " %8.3f %8.3f %8.3f %12.3f %17.3f   %s\n",
             l.short_label().c_str(), st.calls, st.elapsed, st.work, wait, st.imbalance,
             st.team ? st.imbalance / st.team : 0.0, name.c_str());
+    if (job_ && st.ranks.size() > 1) {  // the region's ranks: wall and work seconds
+      std::string by;
+      for (const auto &pr : st.ranks) {
+        char b[96];
+        snprintf(b, sizeof b, "%s%d: %.3f/%.3f", by.empty() ? "" : ", ", pr.first, pr.second.elapsed,
+                 pr.second.work);
+        by += b;
+      }
+      fprintf(out, "  %-22s by rank (wall/work s): %s\n", "", by.c_str());
+    }
   }
   auto list = [&](const char *title, double LineStats::*field) {
     std::vector<std::pair<double, uint32_t>> v;
