@@ -51,7 +51,9 @@ def _calls():
 KIND = _kinds()
 CALLS = _calls()
 MPI_KINDS = {KIND[k]: k for k in ("kMpiEnter", "kMpiLeave", "kMpiSend", "kMpiSendComplete",
-                                  "kMpiRecvRequest", "kMpiRecv", "kMpiCollective")}
+                                  "kMpiRecvRequest", "kMpiRecv", "kMpiCollective",
+                                  "kMpiCollectiveRequest", "kMpiCollectiveComplete",
+                                  "kMpiRequestCancelled")}
 ANY_RANK = 0xFFFFFFFF
 ANY_TAG = (1 << 64) - 1
 SELF_BASE = 0xFFFFFFFF << 32
@@ -186,8 +188,13 @@ def describe(r):
             a, "any" if u32 == ANY_RANK else u32, "any" if b == ANY_TAG else b, c)
     if k == "kMpiRecv":
         return "recv comm=%#x from=%d tag=%d bytes=%d req=%d" % (a, u32, b, d, c)
-    return "collective %s comm=%#x root=%s sent=%d received=%d" % (
-        call_name(sub), a, "none" if u32 == ANY_RANK else u32, b, d)
+    if k == "kMpiRequestCancelled":
+        return "request-cancelled req=%d" % a
+    what = {"kMpiCollective": "collective", "kMpiCollectiveRequest": "collective-request",
+            "kMpiCollectiveComplete": "collective-complete"}[k]
+    return "%s %s comm=%#x root=%s sent=%d received=%d%s" % (
+        what, call_name(sub), a, "none" if u32 == ANY_RANK else u32, b, d,
+        " req=%d" % c if k != "kMpiCollective" else "")
 
 
 def main():

@@ -28,6 +28,31 @@
 //                  sub: Call, a: communicator id, u32: root's world rank
 //                  (kAnyRank: none), b: bytes this rank sent, d: bytes it
 //                  received
+//   kMpiCollectiveRequest  a non-blocking collective started (MPI_Ibarrier
+//                  ... MPI_Iexscan), recorded in its call: sub: Call (the
+//                  I-call), a, u32, b, d as kMpiCollective (what this
+//                  rank's part will send and receive, counted as for the
+//                  blocking operation), c: request id
+//   kMpiCollectiveComplete  the wait/test call that completed a
+//                  non-blocking collective: the same fields as its
+//                  kMpiCollectiveRequest (sub: the I-call, c: its id)
+//   kMpiRequestCancelled  a: request id of an isend, irecv or persistent
+//                  request's start whose completion (wait/test) found it
+//                  cancelled (MPI_Cancel; MPI_Test_cancelled on its
+//                  status): no kMpiSendComplete / kMpiRecv follows for it
+//
+// Requests: every isend/irecv/non-blocking collective gets a request id
+// (per process, from 1) when it starts. A persistent request
+// (MPI_Send_init, Bsend_init, Ssend_init, Rsend_init, Recv_init) records
+// nothing when made; each MPI_Start / MPI_Startall of it records a
+// kMpiSend (send; c: a fresh request id) or a kMpiRecvRequest (receive),
+// exactly as an isend / irecv, and the wait/test that completes that start
+// its kMpiSendComplete / kMpiRecv. MPI_Request_free forgets a request: a
+// receive freed before it completed records no kMpiRecv (its message stays
+// unmatched), a send freed so its kMpiSend but no kMpiSendComplete.
+// MPI_Cancel records nothing itself; the completion does (above). A send
+// that was really cancelled (MPICH can; Open MPI does not cancel sends)
+// keeps its kMpiSend: the converters count it as sent.
 //
 // Bytes of a collective count pairwise transfers, the rank itself
 // included, so that over a communicator's ranks the bytes sent add up to
@@ -98,7 +123,13 @@ constexpr uint64_t kUnseenBase = uint64_t(0xfffffffe) << 32;
   X(Gather) X(Gatherv) X(Scatter) X(Scatterv)                                        \
   X(Allgather) X(Allgatherv) X(Alltoall) X(Alltoallv)                                \
   X(Reduce_scatter) X(Reduce_scatter_block) X(Scan) X(Exscan)                        \
-  X(Comm_dup) X(Comm_split) X(Comm_create) X(Comm_free)
+  X(Comm_dup) X(Comm_split) X(Comm_create) X(Comm_free)                            \
+  X(Send_init) X(Bsend_init) X(Ssend_init) X(Rsend_init) X(Recv_init)                \
+  X(Start) X(Startall) X(Request_free) X(Cancel)                                     \
+  X(Ibarrier) X(Ibcast) X(Ireduce) X(Iallreduce)                                     \
+  X(Igather) X(Igatherv) X(Iscatter) X(Iscatterv)                                    \
+  X(Iallgather) X(Iallgatherv) X(Ialltoall) X(Ialltoallv)                            \
+  X(Ireduce_scatter) X(Ireduce_scatter_block) X(Iscan) X(Iexscan)
 
 enum Call : uint8_t {
   kNoCall = 0,
@@ -119,13 +150,40 @@ inline const char *call_name(unsigned c) {
   return c < kCallCount ? names[c] : names[0];
 }
 
-enum class Kind { kPointToPoint, kCollective, kWaitTest, kOther };
+// kCollective: a blocking collective (its kMpiCollective is in the call);
+// kNonBlockingCollective: MPI_Ibarrier ... MPI_Iexscan (kMpiCollectiveRequest
+// in the call, kMpiCollectiveComplete in a later wait/test call).
+enum class Kind { kPointToPoint, kCollective, kWaitTest, kOther, kNonBlockingCollective };
 
+// Calls appended after kComm_free are outside the ranges: each has its
+// own case.
 inline Kind call_kind(unsigned c) {
   if (c >= kSend && c <= kIprobe) return Kind::kPointToPoint;
   if (c >= kWait && c <= kTestsome) return Kind::kWaitTest;
   if (c >= kBarrier && c <= kExscan) return Kind::kCollective;
+  switch (c) {
+    case kSend_init:
+    case kBsend_init:
+    case kSsend_init:
+    case kRsend_init:
+    case kRecv_init:
+    case kStart:
+    case kStartall: return Kind::kPointToPoint;
+    case kRequest_free:
+    case kCancel: return Kind::kOther;
+  }
+  if (c >= kIbarrier && c <= kIexscan) return Kind::kNonBlockingCollective;
   return Kind::kOther;
+}
+
+static_assert(kIexscan - kIbarrier == kExscan - kBarrier,
+              "the non-blocking collectives are listed in the blocking ones' order");
+
+// The blocking collective of a non-blocking one (MPI_Iallreduce ->
+// kAllreduce: the operation it performs); c itself for any other call.
+inline unsigned blocking_of(unsigned c) {
+  if (c >= kIbarrier && c <= kIexscan) return c - kIbarrier + kBarrier;
+  return c;
 }
 
 // Collectives in which every rank waits for every other (N to N): the

@@ -61,6 +61,9 @@ enum Kind : uint8_t {
   kMpiRecvRequest,
   kMpiRecv,
   kMpiCollective,
+  kMpiCollectiveRequest,   // appended after the first MPI kinds (mpi_format.h)
+  kMpiCollectiveComplete,
+  kMpiRequestCancelled,
   kKindCount
 };
 

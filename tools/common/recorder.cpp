@@ -668,7 +668,7 @@ extern "C" {
 __attribute__((visibility("default"))) int kite_rec_external(const kite_trace::Record *r) {
   using namespace kite_trace;
   // Only the kinds of external recorders: never a header, pad or end.
-  if (!r || r->kind < kMpiEnter || r->kind > kMpiCollective) return 0;
+  if (!r || r->kind < kMpiEnter || r->kind > kMpiRequestCancelled) return 0;
   if (!kite_rec::started.load(std::memory_order_acquire)) return 0;
   kite_rec::Record *s = kite_rec::slot(kite_rec::kEvents);
   if (!s) return 0;

@@ -164,23 +164,31 @@ Comm *comm_entry(MPI_Comm c) {
 }
 
 // ---- requests ---------------------------------------------------------------
-// Requests posted by isend/irecv, until a wait/test call completes them:
-// open addressing on the handle (one handle may be there more than once),
-// grown at half full, under a lock (calls from several threads at once
-// under MPI_THREAD_MULTIPLE).
+// Requests posted by isend/irecv/non-blocking collectives, until a
+// wait/test call completes them, and persistent requests, from their
+// MPI_X_init until MPI_Request_free: open addressing on the handle (one
+// handle may be there more than once), grown at half full, under a lock
+// (calls from several threads at once under MPI_THREAD_MULTIPLE).
+enum What : uint8_t { kReqSend, kReqRecv, kReqCollective };
 struct Pending {
   uint64_t key;  // the handle; 0: free slot
-  uint64_t id;
+  uint64_t id;   // request id of its (current) start; 0: a persistent one not started yet
   uint64_t comm;
-  uint64_t bytes;
+  uint64_t bytes;     // sent (a collective: this rank's bytes sent)
   uint64_t tag;
-  uint32_t peer;  // world rank
-  bool send;
+  uint64_t received;  // a collective: this rank's bytes received
+  uint32_t peer;      // world rank (a collective: its root, or kAnyRank)
+  uint8_t what;
+  uint8_t call;       // a collective: its I-call
+  bool persistent;    // made by MPI_X_init: stays until MPI_Request_free
+  bool active;        // a persistent request started and not yet completed
 };
 pthread_mutex_t req_lock = PTHREAD_MUTEX_INITIALIZER;
 Pending *reqs;
 size_t req_cap, req_used;
 uint64_t req_counter;  // request ids (atomic increments)
+
+uint64_t new_request_id() { return __atomic_add_fetch(&req_counter, 1, __ATOMIC_RELAXED); }
 
 size_t slot_of(uint64_t key, size_t cap) {
   uint64_t h = key * 0x9e3779b97f4a7c15ull;
@@ -223,36 +231,60 @@ void put_request(const Pending &p) {
   pthread_mutex_unlock(&req_lock);
 }
 
-bool take_request(uint64_t key, Pending *out) {
+// The slot of a handle's entry (lock held), req_cap if none. A handle may
+// be pending more than once: MPICH hands out one predefined, already
+// complete request for every isend that completed at once. The oldest
+// entry of the handle is the one (persistent ones only, when asked).
+size_t find_request(uint64_t key, bool persistent_only) {
+  size_t j = req_cap;
+  if (!req_cap) return j;
+  for (size_t k = slot_of(key, req_cap); reqs[k].key; k = (k + 1) & (req_cap - 1))
+    if (reqs[k].key == key && (!persistent_only || reqs[k].persistent) &&
+        (j == req_cap || reqs[k].id < reqs[j].id))
+      j = k;
+  return j;
+}
+
+// Removes the entry at slot j (lock held): backward-shift deletion, later
+// entries of the run move up.
+void remove_request(size_t j) {
+  size_t hole = j;
+  for (size_t k = (j + 1) & (req_cap - 1); reqs[k].key; k = (k + 1) & (req_cap - 1)) {
+    size_t home = slot_of(reqs[k].key, req_cap);
+    bool movable = hole <= k ? (home <= hole || home > k) : (home <= hole && home > k);
+    if (movable) {
+      reqs[hole] = reqs[k];
+      hole = k;
+    }
+  }
+  reqs[hole].key = 0;
+  --req_used;
+}
+
+// The entry a wait/test call completed: taken out of the map, or, for a
+// persistent request, made inactive (false for one not started).
+bool complete_request(uint64_t key, Pending *out) {
   bool found = false;
   pthread_mutex_lock(&req_lock);
-  if (req_cap) {
-    // A handle may be pending more than once: MPICH hands out one
-    // predefined, already complete request for every isend that completed
-    // at once. The oldest entry of the handle is taken.
-    size_t j = req_cap;
-    for (size_t k = slot_of(key, req_cap); reqs[k].key; k = (k + 1) & (req_cap - 1))
-      if (reqs[k].key == key && (j == req_cap || reqs[k].id < reqs[j].id)) j = k;
-    if (j != req_cap) {
-      *out = reqs[j];
+  size_t j = find_request(key, false);
+  if (j != req_cap) {
+    *out = reqs[j];
+    if (!reqs[j].persistent) {
+      remove_request(j);
       found = true;
-      // Backward-shift deletion: later entries of the run move up.
-      size_t hole = j;
-      for (size_t k = (j + 1) & (req_cap - 1); reqs[k].key; k = (k + 1) & (req_cap - 1)) {
-        size_t home = slot_of(reqs[k].key, req_cap);
-        bool movable = hole <= k ? (home <= hole || home > k) : (home <= hole && home > k);
-        if (movable) {
-          reqs[hole] = reqs[k];
-          hole = k;
-        }
-      }
-      reqs[hole].key = 0;
-      --req_used;
+    } else if (reqs[j].active) {
+      reqs[j].active = false;
+      found = true;
     }
   }
   pthread_mutex_unlock(&req_lock);
   return found;
 }
+
+// Non-blocking collective being started on this thread: note_collective
+// records its kMpiCollectiveRequest and remembers the request.
+__thread Call t_icall;
+__thread MPI_Request t_ireq;
 
 // ---- clock offsets ----------------------------------------------------------
 // A few ping-pongs between rank 0 and each other rank over the private
@@ -488,13 +520,13 @@ void note_isend(MPI_Request req, MPI_Comm comm, int dest, int tag, int count, MP
   Pending e;
   memset(&e, 0, sizeof e);
   e.key = req_key(req);
-  e.id = __atomic_add_fetch(&req_counter, 1, __ATOMIC_RELAXED);
+  e.id = new_request_id();
   Peer p = peer(comm, dest);
   e.comm = p.comm;
   e.peer = p.world;
   e.tag = tag_of(tag);
   e.bytes = type_bytes(count, type);
-  e.send = true;
+  e.what = kReqSend;
   put_request(e);
   record(kMpiSend, 0, e.peer, e.comm, e.tag, e.id, e.bytes);
 }
@@ -504,12 +536,12 @@ void note_irecv(MPI_Request req, MPI_Comm comm, int source, int tag) {
   Pending e;
   memset(&e, 0, sizeof e);
   e.key = req_key(req);
-  e.id = __atomic_add_fetch(&req_counter, 1, __ATOMIC_RELAXED);
+  e.id = new_request_id();
   Peer p = peer(comm, source == MPI_ANY_SOURCE ? -1 : source);
   e.comm = p.comm;
   e.peer = p.world;
   e.tag = tag_of(tag);
-  e.send = false;
+  e.what = kReqRecv;
   put_request(e);
   record(kMpiRecvRequest, 0, e.peer, e.comm, e.tag, e.id, 0);
 }
@@ -517,8 +549,17 @@ void note_irecv(MPI_Request req, MPI_Comm comm, int source, int tag) {
 void note_completed(MPI_Request req, const MPI_Status *status) {
   if (req == MPI_REQUEST_NULL) return;
   Pending e;
-  if (!take_request(req_key(req), &e)) return;
-  if (e.send) {
+  if (!complete_request(req_key(req), &e)) return;
+  if (e.what == kReqCollective) {
+    record(kMpiCollectiveComplete, e.call, e.peer, e.comm, e.bytes, e.id, e.received);
+    return;
+  }
+  int cancelled = 0;
+  if (PMPI_Test_cancelled(status, &cancelled) == MPI_SUCCESS && cancelled) {
+    record(kMpiRequestCancelled, 0, 0, e.id, 0, 0, 0);
+    return;
+  }
+  if (e.what == kReqSend) {
     record(kMpiSendComplete, 0, 0, e.id, 0, 0, 0);
     return;
   }
@@ -543,11 +584,97 @@ void note_completed(MPI_Request req, const MPI_Status *status) {
          status_bytes(status, MPI_DATATYPE_NULL));
 }
 
+// ---- persistent requests, freeing, non-blocking collectives ------------------------
+
+void note_send_init(MPI_Request req, MPI_Comm comm, int dest, int tag, int count,
+                    MPI_Datatype type) {
+  if (dest == MPI_PROC_NULL || req == MPI_REQUEST_NULL) return;  // its starts send nothing
+  Pending e;
+  memset(&e, 0, sizeof e);
+  e.key = req_key(req);
+  Peer p = peer(comm, dest);
+  e.comm = p.comm;
+  e.peer = p.world;
+  e.tag = tag_of(tag);
+  e.bytes = type_bytes(count, type);
+  e.what = kReqSend;
+  e.persistent = true;
+  put_request(e);
+}
+
+void note_recv_init(MPI_Request req, MPI_Comm comm, int source, int tag) {
+  if (source == MPI_PROC_NULL || req == MPI_REQUEST_NULL) return;
+  Pending e;
+  memset(&e, 0, sizeof e);
+  e.key = req_key(req);
+  Peer p = peer(comm, source == MPI_ANY_SOURCE ? -1 : source);
+  e.comm = p.comm;
+  e.peer = p.world;
+  e.tag = tag_of(tag);
+  e.what = kReqRecv;
+  e.persistent = true;
+  put_request(e);
+}
+
+void note_start(MPI_Request req) {
+  if (req == MPI_REQUEST_NULL) return;
+  Pending e;
+  bool found = false;
+  pthread_mutex_lock(&req_lock);
+  size_t j = find_request(req_key(req), true);
+  if (j != req_cap) {
+    reqs[j].id = new_request_id();
+    reqs[j].active = true;
+    e = reqs[j];
+    found = true;
+  }
+  pthread_mutex_unlock(&req_lock);
+  if (!found) return;  // a request the wrappers did not see made, or to MPI_PROC_NULL
+  if (e.what == kReqSend)
+    record(kMpiSend, 0, e.peer, e.comm, e.tag, e.id, e.bytes);
+  else
+    record(kMpiRecvRequest, 0, e.peer, e.comm, e.tag, e.id, 0);
+}
+
+void note_request_free(MPI_Request req) {
+  if (req == MPI_REQUEST_NULL) return;
+  pthread_mutex_lock(&req_lock);
+  size_t j = find_request(req_key(req), false);
+  if (j != req_cap) remove_request(j);
+  pthread_mutex_unlock(&req_lock);
+}
+
+ICollective::ICollective(Call icall, MPI_Request req) {
+  t_icall = icall;
+  t_ireq = req;
+}
+ICollective::~ICollective() { t_icall = kNoCall; }
+
 // ---- collectives --------------------------------------------------------------
 
 void note_collective(Call call, MPI_Comm comm, int root, uint64_t sent, uint64_t received) {
   Peer p = peer(comm, root);
-  record(kMpiCollective, call, root < 0 ? kAnyRank : p.world, p.comm, sent, 0, received);
+  uint32_t root_world = root < 0 ? kAnyRank : p.world;
+  if (t_icall == kNoCall) {
+    record(kMpiCollective, call, root_world, p.comm, sent, 0, received);
+    return;
+  }
+  // A non-blocking collective's start (ICollective): remembered until the
+  // wait/test call that completes it.
+  Pending e;
+  memset(&e, 0, sizeof e);
+  e.id = new_request_id();
+  e.comm = p.comm;
+  e.peer = root_world;
+  e.bytes = sent;
+  e.received = received;
+  e.what = kReqCollective;
+  e.call = t_icall;
+  if (t_ireq != MPI_REQUEST_NULL) {
+    e.key = req_key(t_ireq);
+    put_request(e);
+  }
+  record(kMpiCollectiveRequest, t_icall, root_world, p.comm, sent, e.id, received);
 }
 
 }  // namespace kmpi

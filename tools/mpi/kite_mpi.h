@@ -100,9 +100,34 @@ void note_recv(MPI_Comm comm, const MPI_Status *status, MPI_Datatype type, uint6
 void note_isend(MPI_Request req, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 void note_irecv(MPI_Request req, MPI_Comm comm, int source, int tag);
 // A request completed by a wait/test call (its handle as it was before
-// the call): kMpiSendComplete or kMpiRecv; nothing for a request the
-// wrappers did not post (persistent, generalized, MPI_REQUEST_NULL).
+// the call): kMpiSendComplete, kMpiRecv, kMpiCollectiveComplete, or
+// kMpiRequestCancelled when its status says it was cancelled; nothing for
+// a request the wrappers did not post (generalized, MPI_REQUEST_NULL) or
+// an inactive persistent one.
 void note_completed(MPI_Request req, const MPI_Status *status);
+
+// Persistent requests (mpi_format.h): made (nothing recorded), started
+// (kMpiSend / kMpiRecvRequest with a fresh request id), completed by
+// note_completed (kept, inactive), forgotten by note_request_free (any
+// request: a freed one is never matched to a later request that reuses
+// its handle).
+void note_send_init(MPI_Request req, MPI_Comm comm, int dest, int tag, int count,
+                    MPI_Datatype type);
+void note_recv_init(MPI_Request req, MPI_Comm comm, int source, int tag);
+void note_start(MPI_Request req);
+void note_request_free(MPI_Request req);
+
+// While one lives, on its thread, the coll_* functions below record the
+// start of the non-blocking collective `icall` with request `req`
+// (kMpiCollectiveRequest, the bytes as the blocking operation's), which
+// note_completed completes (kMpiCollectiveComplete).
+class ICollective {
+ public:
+  ICollective(Call icall, MPI_Request req);
+  ~ICollective();
+  ICollective(const ICollective &) = delete;
+  ICollective &operator=(const ICollective &) = delete;
+};
 
 // Collectives: kMpiCollective. root: a rank of comm, or -1 (none).
 void note_collective(Call call, MPI_Comm comm, int root, uint64_t sent, uint64_t received);

@@ -194,6 +194,60 @@ KMPI_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_St
   return s.done(PMPI_Iprobe(source, tag, comm, flag, status));
 }
 
+// ---- persistent requests, freeing, cancelling ----------------------------------------
+
+#define KMPI_SEND_INIT(Name)                                                                \
+  KMPI_EXPORT int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest,       \
+                             int tag, MPI_Comm comm, MPI_Request *req) {                    \
+    Scope s(k##Name, KMPI_RA);                                                              \
+    int rc = PMPI_##Name(buf, count, type, dest, tag, comm, req);                           \
+    if (s.rec() && rc == MPI_SUCCESS) note_send_init(*req, comm, dest, tag, count, type);   \
+    return s.done(rc);                                                                      \
+  }
+KMPI_SEND_INIT(Send_init)
+KMPI_SEND_INIT(Bsend_init)
+KMPI_SEND_INIT(Ssend_init)
+KMPI_SEND_INIT(Rsend_init)
+
+KMPI_EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
+                              MPI_Comm comm, MPI_Request *req) {
+  Scope s(kRecv_init, KMPI_RA);
+  int rc = PMPI_Recv_init(buf, count, type, source, tag, comm, req);
+  if (s.rec() && rc == MPI_SUCCESS) note_recv_init(*req, comm, source, tag);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Start(MPI_Request *req) {
+  Scope s(kStart, KMPI_RA);
+  int rc = PMPI_Start(req);
+  if (s.rec() && rc == MPI_SUCCESS) note_start(*req);
+  return s.done(rc);
+}
+
+KMPI_EXPORT int MPI_Startall(int n, MPI_Request reqs[]) {
+  Scope s(kStartall, KMPI_RA);
+  int rc = PMPI_Startall(n, reqs);
+  if (s.rec() && rc == MPI_SUCCESS)
+    for (int i = 0; i < n; ++i) note_start(reqs[i]);
+  return s.done(rc);
+}
+
+// The entry goes whether or not the program's freeing succeeds: a handle
+// MPI gave out again must never find it (outer call only: it is the
+// bookkeeping, recorded or not).
+KMPI_EXPORT int MPI_Request_free(MPI_Request *req) {
+  Scope s(kRequest_free, KMPI_RA);
+  if (s.outer() && req) note_request_free(*req);
+  return s.done(PMPI_Request_free(req));
+}
+
+// Nothing to note: the wait/test call that completes the request finds
+// whether it was cancelled (note_completed).
+KMPI_EXPORT int MPI_Cancel(MPI_Request *req) {
+  Scope s(kCancel, KMPI_RA);
+  return s.done(PMPI_Cancel(req));
+}
+
 // ---- wait / test ------------------------------------------------------------------
 
 KMPI_EXPORT int MPI_Wait(MPI_Request *req, MPI_Status *status) {
@@ -499,3 +553,96 @@ KMPI_EXPORT int MPI_Comm_free(MPI_Comm *comm) {
   if (s.outer() && comm && *comm != MPI_COMM_NULL) comm_freed(*comm);
   return s.done(PMPI_Comm_free(comm));
 }
+
+// ---- non-blocking collectives ----------------------------------------------------------
+// The same bytes as the blocking operation's, recorded at the start with a
+// request id (ICollective), completed in the wait/test call.
+
+#define KMPI_ICOLLECTIVE(Name, params, args, note)     \
+  KMPI_EXPORT int MPI_##Name params {                  \
+    Scope s(k##Name, KMPI_RA);                         \
+    int rc = PMPI_##Name args;                         \
+    if (s.rec() && rc == MPI_SUCCESS) {                \
+      ICollective ic(k##Name, *req);                   \
+      note;                                            \
+    }                                                  \
+    return s.done(rc);                                 \
+  }
+
+KMPI_ICOLLECTIVE(Ibarrier, (MPI_Comm comm, MPI_Request *req), (comm, req), coll_barrier(comm))
+KMPI_ICOLLECTIVE(Ibcast,
+                 (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+                  MPI_Request *req),
+                 (buf, count, type, root, comm, req), coll_bcast(comm, count, type, root))
+KMPI_ICOLLECTIVE(Ireduce,
+                 (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                  int root, MPI_Comm comm, MPI_Request *req),
+                 (sbuf, rbuf, count, type, op, root, comm, req),
+                 coll_reduce(comm, count, type, root))
+KMPI_ICOLLECTIVE(Iallreduce,
+                 (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm, MPI_Request *req),
+                 (sbuf, rbuf, count, type, op, comm, req),
+                 coll_every(kAllreduce, comm, count, type))
+KMPI_ICOLLECTIVE(Igather,
+                 (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                  MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req),
+                 (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req),
+                 coll_gather(comm, scount, stype, rcount, rtype, root))
+KMPI_ICOLLECTIVE(Igatherv,
+                 (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                  const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+                  MPI_Comm comm, MPI_Request *req),
+                 (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req),
+                 coll_gatherv(comm, scount, stype, rcounts, rtype, root))
+KMPI_ICOLLECTIVE(Iscatter,
+                 (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                  MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req),
+                 (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req),
+                 coll_scatter(comm, scount, stype, rcount, rtype, root))
+KMPI_ICOLLECTIVE(Iscatterv,
+                 (const void *sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+                  void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
+                  MPI_Request *req),
+                 (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req),
+                 coll_scatterv(comm, scounts, stype, rcount, rtype, root))
+KMPI_ICOLLECTIVE(Iallgather,
+                 (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                  MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req),
+                 (sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
+                 coll_every(kAllgather, comm, rcount, rtype))
+KMPI_ICOLLECTIVE(Iallgatherv,
+                 (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                  const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm,
+                  MPI_Request *req),
+                 (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req),
+                 coll_allgatherv(comm, rcounts, rtype))
+KMPI_ICOLLECTIVE(Ialltoall,
+                 (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                  MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req),
+                 (sbuf, scount, stype, rbuf, rcount, rtype, comm, req),
+                 coll_every(kAlltoall, comm, rcount, rtype))
+KMPI_ICOLLECTIVE(Ialltoallv,
+                 (const void *sbuf, const int scounts[], const int sdispls[],
+                  MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
+                  MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req),
+                 (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req),
+                 coll_alltoallv(comm, scounts, stype, rcounts, rtype, sbuf == MPI_IN_PLACE))
+KMPI_ICOLLECTIVE(Ireduce_scatter,
+                 (const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype type,
+                  MPI_Op op, MPI_Comm comm, MPI_Request *req),
+                 (sbuf, rbuf, rcounts, type, op, comm, req),
+                 coll_reduce_scatter(comm, rcounts, type))
+KMPI_ICOLLECTIVE(Ireduce_scatter_block,
+                 (const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm, MPI_Request *req),
+                 (sbuf, rbuf, rcount, type, op, comm, req),
+                 coll_every(kReduce_scatter_block, comm, rcount, type))
+KMPI_ICOLLECTIVE(Iscan,
+                 (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm, MPI_Request *req),
+                 (sbuf, rbuf, count, type, op, comm, req), coll_scan(kScan, comm, count, type))
+KMPI_ICOLLECTIVE(Iexscan,
+                 (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm, MPI_Request *req),
+                 (sbuf, rbuf, count, type, op, comm, req), coll_scan(kExscan, comm, count, type))

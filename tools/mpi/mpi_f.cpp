@@ -5,7 +5,8 @@
 // found with dlsym(RTLD_NEXT) at its first call (the Fortran library is
 // the program's, not ours). An MPI whose pmpi_x_ calls the C MPI_X (MPICH)
 // enters our C binding nested: it passes through (kite_mpi.h Scope).
-// mpi_f08 is not covered: its bindings are other symbols (mpi_send_f08_...).
+// Persistent requests, MPI_Request_free, MPI_Cancel and the non-blocking
+// collectives as in mpi_c.cpp. mpi_f08 is not covered: its bindings are other symbols (mpi_send_f08_...).
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +264,65 @@ KMPI_EXPORT void mpi_iprobe_(F *source, F *tag, F *comm, F *flag, F *status, F *
   s.done(*ierr);
 }
 
+// ---- persistent requests, freeing, cancelling ----------------------------------------
+
+#define KMPI_F_SEND_INIT(lower, Name)                                                       \
+  KMPI_EXPORT void mpi_##lower##_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,   \
+                                  F *req, F *ierr) {                                        \
+    KMPI_PMPI("pmpi_" #lower "_", void *, F *, F *, F *, F *, F *, F *, F *);               \
+    Scope s(k##Name, KMPI_RA);                                                              \
+    pf(buf, count, type, dest, tag, comm, req, ierr);                                       \
+    if (s.rec() && *ierr == MPI_SUCCESS)                                                    \
+      note_send_init(MPI_Request_f2c(*req), C(comm), *dest, *tag, *count, T(type));         \
+    s.done(*ierr);                                                                          \
+  }
+KMPI_F_SEND_INIT(send_init, Send_init)
+KMPI_F_SEND_INIT(bsend_init, Bsend_init)
+KMPI_F_SEND_INIT(ssend_init, Ssend_init)
+KMPI_F_SEND_INIT(rsend_init, Rsend_init)
+
+KMPI_EXPORT void mpi_recv_init_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
+                                F *req, F *ierr) {
+  KMPI_PMPI("pmpi_recv_init_", void *, F *, F *, F *, F *, F *, F *, F *);
+  Scope s(kRecv_init, KMPI_RA);
+  pf(buf, count, type, source, tag, comm, req, ierr);
+  if (s.rec() && *ierr == MPI_SUCCESS)
+    note_recv_init(MPI_Request_f2c(*req), C(comm), *source, *tag);
+  s.done(*ierr);
+}
+
+KMPI_EXPORT void mpi_start_(F *req, F *ierr) {
+  KMPI_PMPI("pmpi_start_", F *, F *);
+  Scope s(kStart, KMPI_RA);
+  pf(req, ierr);
+  if (s.rec() && *ierr == MPI_SUCCESS) note_start(MPI_Request_f2c(*req));
+  s.done(*ierr);
+}
+
+KMPI_EXPORT void mpi_startall_(F *count, F *reqs, F *ierr) {
+  KMPI_PMPI("pmpi_startall_", F *, F *, F *);
+  Scope s(kStartall, KMPI_RA);
+  pf(count, reqs, ierr);
+  if (s.rec() && *ierr == MPI_SUCCESS)
+    for (int i = 0; i < *count; ++i) note_start(MPI_Request_f2c(reqs[i]));
+  s.done(*ierr);
+}
+
+KMPI_EXPORT void mpi_request_free_(F *req, F *ierr) {
+  KMPI_PMPI("pmpi_request_free_", F *, F *);
+  Scope s(kRequest_free, KMPI_RA);
+  if (s.outer()) note_request_free(MPI_Request_f2c(*req));
+  pf(req, ierr);
+  s.done(*ierr);
+}
+
+KMPI_EXPORT void mpi_cancel_(F *req, F *ierr) {
+  KMPI_PMPI("pmpi_cancel_", F *, F *);
+  Scope s(kCancel, KMPI_RA);
+  pf(req, ierr);
+  s.done(*ierr);
+}
+
 // ---- wait / test -----------------------------------------------------------------------
 
 KMPI_EXPORT void mpi_wait_(F *req, F *status, F *ierr) {
@@ -493,6 +553,111 @@ KMPI_F_COLLECTIVE(exscan, Exscan,
                   (void *, void *, F *, F *, F *, F *, F *),
                   (sbuf, rbuf, count, type, op, comm, ierr),
                   coll_scan(kExscan, C(comm), *count, T(type)))
+
+// ---- non-blocking collectives ----------------------------------------------------------
+
+#define KMPI_F_ICOLLECTIVE(lower, Name, params, types, args, note) \
+  KMPI_EXPORT void mpi_##lower##_ params {                         \
+    KMPI_PMPI("pmpi_" #lower "_", KMPI_UNPAREN types);             \
+    Scope s(k##Name, KMPI_RA);                                     \
+    pf args;                                                       \
+    if (s.rec() && *ierr == MPI_SUCCESS) {                         \
+      ICollective ic(k##Name, MPI_Request_f2c(*req));              \
+      note;                                                        \
+    }                                                              \
+    s.done(*ierr);                                                 \
+  }
+
+KMPI_F_ICOLLECTIVE(ibarrier, Ibarrier, (F *comm, F *req, F *ierr), (F *, F *, F *),
+                   (comm, req, ierr), coll_barrier(C(comm)))
+KMPI_F_ICOLLECTIVE(ibcast, Ibcast,
+                   (void *buf, F *count, F *type, F *root, F *comm, F *req, F *ierr),
+                   (void *, F *, F *, F *, F *, F *, F *),
+                   (buf, count, type, root, comm, req, ierr),
+                   coll_bcast(C(comm), *count, T(type), *root))
+KMPI_F_ICOLLECTIVE(ireduce, Ireduce,
+                   (void *sbuf, void *rbuf, F *count, F *type, F *op, F *root, F *comm, F *req,
+                    F *ierr),
+                   (void *, void *, F *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, rbuf, count, type, op, root, comm, req, ierr),
+                   coll_reduce(C(comm), *count, T(type), *root))
+KMPI_F_ICOLLECTIVE(iallreduce, Iallreduce,
+                   (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *req, F *ierr),
+                   (void *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, rbuf, count, type, op, comm, req, ierr),
+                   coll_every(kAllreduce, C(comm), *count, T(type)))
+KMPI_F_ICOLLECTIVE(igather, Igather,
+                   (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root,
+                    F *comm, F *req, F *ierr),
+                   (void *, F *, F *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req, ierr),
+                   coll_gather(C(comm), *scount, T(stype), *rcount, T(rtype), *root))
+KMPI_F_ICOLLECTIVE(igatherv, Igatherv,
+                   (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs,
+                    F *rtype, F *root, F *comm, F *req, F *ierr),
+                   (void *, F *, F *, void *, F *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req, ierr),
+                   coll_gatherv(C(comm), *scount, T(stype), rcounts, T(rtype), *root))
+KMPI_F_ICOLLECTIVE(iscatter, Iscatter,
+                   (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *root,
+                    F *comm, F *req, F *ierr),
+                   (void *, F *, F *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req, ierr),
+                   coll_scatter(C(comm), *scount, T(stype), *rcount, T(rtype), *root))
+KMPI_F_ICOLLECTIVE(iscatterv, Iscatterv,
+                   (void *sbuf, F *scounts, F *displs, F *stype, void *rbuf, F *rcount,
+                    F *rtype, F *root, F *comm, F *req, F *ierr),
+                   (void *, F *, F *, F *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req, ierr),
+                   coll_scatterv(C(comm), scounts, T(stype), *rcount, T(rtype), *root))
+KMPI_F_ICOLLECTIVE(iallgather, Iallgather,
+                   (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm,
+                    F *req, F *ierr),
+                   (void *, F *, F *, void *, F *, F *, F *, F *, F *),
+                   (sbuf, scount, stype, rbuf, rcount, rtype, comm, req, ierr),
+                   coll_every(kAllgather, C(comm), *rcount, T(rtype)))
+KMPI_F_ICOLLECTIVE(iallgatherv, Iallgatherv,
+                   (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs,
+                    F *rtype, F *comm, F *req, F *ierr),
+                   (void *, F *, F *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req, ierr),
+                   coll_allgatherv(C(comm), rcounts, T(rtype)))
+KMPI_F_ICOLLECTIVE(ialltoall, Ialltoall,
+                   (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype, F *comm,
+                    F *req, F *ierr),
+                   (void *, F *, F *, void *, F *, F *, F *, F *, F *),
+                   (sbuf, scount, stype, rbuf, rcount, rtype, comm, req, ierr),
+                   coll_every(kAlltoall, C(comm), *rcount, T(rtype)))
+KMPI_F_ICOLLECTIVE(ialltoallv, Ialltoallv,
+                   (void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf, F *rcounts,
+                    F *rdispls, F *rtype, F *comm, F *req, F *ierr),
+                   (void *, F *, F *, F *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, req,
+                    ierr),
+                   coll_alltoallv(C(comm), scounts, T(stype), rcounts, T(rtype),
+                                  f_in_place(sbuf)))
+KMPI_F_ICOLLECTIVE(ireduce_scatter, Ireduce_scatter,
+                   (void *sbuf, void *rbuf, F *rcounts, F *type, F *op, F *comm, F *req,
+                    F *ierr),
+                   (void *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, rbuf, rcounts, type, op, comm, req, ierr),
+                   coll_reduce_scatter(C(comm), rcounts, T(type)))
+KMPI_F_ICOLLECTIVE(ireduce_scatter_block, Ireduce_scatter_block,
+                   (void *sbuf, void *rbuf, F *rcount, F *type, F *op, F *comm, F *req,
+                    F *ierr),
+                   (void *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, rbuf, rcount, type, op, comm, req, ierr),
+                   coll_every(kReduce_scatter_block, C(comm), *rcount, T(type)))
+KMPI_F_ICOLLECTIVE(iscan, Iscan,
+                   (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *req, F *ierr),
+                   (void *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, rbuf, count, type, op, comm, req, ierr),
+                   coll_scan(kScan, C(comm), *count, T(type)))
+KMPI_F_ICOLLECTIVE(iexscan, Iexscan,
+                   (void *sbuf, void *rbuf, F *count, F *type, F *op, F *comm, F *req, F *ierr),
+                   (void *, void *, F *, F *, F *, F *, F *, F *),
+                   (sbuf, rbuf, count, type, op, comm, req, ierr),
+                   coll_scan(kExscan, C(comm), *count, T(type)))
 
 // ---- communicators -----------------------------------------------------------------------
 

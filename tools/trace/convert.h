@@ -129,6 +129,11 @@ struct ThreadState {
     unsigned messages = 0;
     uint64_t comm = 0, peer = kite_mpi::kAnyRank, tag = 0, bytes = 0, received = 0;
     uint64_t root = kite_mpi::kAnyRank;
+    uint64_t request = 0;  // a non-blocking collective's start: its request id
+    // Non-blocking collectives this (wait/test) call completed, the first's
+    // request id; requests it found cancelled.
+    unsigned icollectives_done = 0, cancelled = 0;
+    uint64_t icollective_request = 0;
     std::vector<uint64_t> flows_out, flows_in;
     size_t flows_written = 0;  // flows_out on the Perfetto begin
   } mpi;

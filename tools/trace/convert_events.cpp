@@ -59,7 +59,8 @@ OTF2_RegionRole role_of(SliceKind kind, uint16_t v) {
         case kite_mpi::Kind::kPointToPoint:
         case kite_mpi::Kind::kWaitTest: return OTF2_REGION_ROLE_POINT2POINT;
         case kite_mpi::Kind::kCollective:
-          switch (v) {
+        case kite_mpi::Kind::kNonBlockingCollective:  // the role of the operation it starts
+          switch (kite_mpi::blocking_of(v)) {
             case kite_mpi::kBarrier: return OTF2_REGION_ROLE_BARRIER;
             case kite_mpi::kBcast:
             case kite_mpi::kScatter:
@@ -679,7 +680,10 @@ void Process::handle(ThreadState &ts, const Record &rec) {
     case kMpiSendComplete:
     case kMpiRecvRequest:
     case kMpiRecv:
-    case kMpiCollective: mpi_record(ts, *r, t); break;
+    case kMpiCollective:
+    case kMpiCollectiveRequest:
+    case kMpiCollectiveComplete:
+    case kMpiRequestCancelled: mpi_record(ts, *r, t); break;
     default: break;
   }
 }

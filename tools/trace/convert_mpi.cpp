@@ -330,7 +330,10 @@ void MpiJob::write_defs(OTF2_GlobalDefWriter *g, Output &out, uint32_t &next_gro
 }
 
 // The values shown with an MPI call's slice: its first message's, or its
-// collective operation's.
+// collective operation's (a non-blocking one's with its request id); a
+// wait/test call's non-blocking collectives completed and requests found
+// cancelled. At most kMpiAnnotations.
+constexpr unsigned kMpiAnnotations = 10;
 static unsigned mpi_annotations(const ThreadState::MpiCall &m, Annotation *a) {
   unsigned n = 0;
   auto add = [&](AnnotationName name, uint64_t v, Annotation::Type t) {
@@ -339,18 +342,24 @@ static unsigned mpi_annotations(const ThreadState::MpiCall &m, Annotation *a) {
     a[n].type = t;
     ++n;
   };
-  if (!m.messages && !m.collective_ended) return 0;
-  add(aComm, m.comm, Annotation::kPointer);
   if (m.collective_ended) {
+    add(aComm, m.comm, Annotation::kPointer);
     if (m.root != kAnyRank) add(aRoot, m.root, Annotation::kUint);
     add(aBytes, m.bytes, Annotation::kUint);
     add(aBytesReceived, m.received, Annotation::kUint);
-    return n;
+    if (m.request) add(aRequest, m.request, Annotation::kUint);
+  } else if (m.messages) {
+    add(aComm, m.comm, Annotation::kPointer);
+    if (m.peer != kAnyRank) add(aPeer, m.peer, Annotation::kUint);
+    if (m.tag != kAnyTag) add(aTag, m.tag, Annotation::kUint);
+    add(aBytes, m.bytes, Annotation::kUint);
+    if (m.messages > 1) add(aMessages, m.messages, Annotation::kUint);
   }
-  if (m.peer != kAnyRank) add(aPeer, m.peer, Annotation::kUint);
-  if (m.tag != kAnyTag) add(aTag, m.tag, Annotation::kUint);
-  add(aBytes, m.bytes, Annotation::kUint);
-  if (m.messages > 1) add(aMessages, m.messages, Annotation::kUint);
+  if (m.icollectives_done) {
+    add(aCollectivesCompleted, m.icollectives_done, Annotation::kUint);
+    add(aCollectiveRequest, m.icollective_request, Annotation::kUint);
+  }
+  if (m.cancelled) add(aCancelled, m.cancelled, Annotation::kUint);
   return n;
 }
 
@@ -361,7 +370,7 @@ void Process::mpi_write_begin(ThreadState &ts, const Open &o) {
   m.flows_written = m.flows_out.size();
   if (!perfetto_) return;
   const Site &s = sites_[o.site];
-  Annotation a[6];
+  Annotation a[kMpiAnnotations];
   PerfettoEvent e;
   e.name_iid = s.name_iid;
   e.location_iid = s.location_iid;
@@ -397,7 +406,7 @@ void Process::mpi_close(Open &o, uint64_t t) {
   }
   if (json_) {
     std::string args = where(o.codeptr);
-    Annotation a[6];
+    Annotation a[kMpiAnnotations];
     unsigned n = mpi_annotations(m, a);
     for (unsigned i = 0; i < n; ++i)
       args += ",\"" + std::string(annotation_name(a[i].name)) + "\":" +
@@ -516,6 +525,41 @@ void Process::mpi_record(ThreadState &ts, const Record &r, uint64_t t) {
       m.collective_ended = true;
       break;
     }
+    case kMpiCollectiveRequest: {  // a non-blocking collective started
+      stats_.mpi_collectives++;
+      if (!m.collective_ended && !m.messages) {
+        m.comm = r.a;
+        m.root = r.u32;
+        m.bytes = r.b;
+        m.received = r.d;
+        m.request = r.c;
+        m.collective_ended = true;  // its values are what the slice shows
+      }
+      if (ts.evt && job) {
+        otf2_check(OTF2_EvtWriter_NonBlockingCollectiveRequest(ts.evt, nullptr, t, r.c),
+                   "MPI non-blocking collective request");
+        ++ts.evt_count;
+      }
+      break;
+    }
+    case kMpiCollectiveComplete:  // completed by this wait/test call
+      if (!m.icollectives_done++) m.icollective_request = r.c;
+      if (ts.evt && job) {
+        otf2_check(OTF2_EvtWriter_NonBlockingCollectiveComplete(
+                       ts.evt, nullptr, t, collective_op(blocking_of(r.sub)), job->comm(r.a, out_),
+                       job->rank_in(r.a, r.u32), r.b, r.d, r.c),
+                   "MPI non-blocking collective complete");
+        ++ts.evt_count;
+      }
+      break;
+    case kMpiRequestCancelled:
+      ++m.cancelled;
+      if (ts.evt && job) {
+        otf2_check(OTF2_EvtWriter_MpiRequestCancelled(ts.evt, nullptr, t, r.a),
+                   "MPI request cancelled");
+        ++ts.evt_count;
+      }
+      break;
     default: break;
   }
 }

@@ -71,6 +71,10 @@ const char *annotation_name(AnnotationName a) {
     case aRoot: return "root";
     case aBytesReceived: return "bytes_received";
     case aMessages: return "messages";
+    case aRequest: return "request";
+    case aCollectivesCompleted: return "collectives_completed";
+    case aCollectiveRequest: return "collective_request";
+    case aCancelled: return "requests_cancelled";
     default: return "?";
   }
 }

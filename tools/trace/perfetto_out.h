@@ -39,6 +39,10 @@ enum AnnotationName : uint8_t {
   aRoot,
   aBytesReceived,
   aMessages,
+  aRequest,
+  aCollectivesCompleted,
+  aCollectiveRequest,
+  aCancelled,
   aAnnotationNames
 };
 const char *annotation_name(AnnotationName a);
