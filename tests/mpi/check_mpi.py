@@ -545,9 +545,194 @@ def expect_crash(a, ranks, iv):
     check(sends0 == 3, "crash: rank 0 recorded its 3 sends of tag 3 (%d)" % sends0)
 
 
+
+def where_recorded(iv):
+    """(rank, record) -> the call it is recorded in, for every MPI record."""
+    out = {}
+    for rn, calls in iv.items():
+        for t, cs in calls.items():
+            for enter, leave, c, inside in cs:
+                for r in inside:
+                    out[(rn, r)] = call_name(c)
+    return out
+
+
+ICALLS = ["MPI_Ibarrier", "MPI_Ibcast", "MPI_Iallreduce", "MPI_Ireduce", "MPI_Igather",
+          "MPI_Igatherv", "MPI_Iscatter", "MPI_Iscatterv", "MPI_Iallgather", "MPI_Iallgatherv",
+          "MPI_Ialltoall", "MPI_Ialltoallv", "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block",
+          "MPI_Iscan", "MPI_Iexscan"]
+
+
+def icollectives(a, ranks, iv, calls, completed_in):
+    """Non-blocking collectives: on every rank `calls` started in this order (each in its
+    own call), every one completed once in the call completed_in names (by I-call), with
+    the start's fields; over the ranks bytes sent = bytes received per operation.
+    Returns {rank: [(call, root, sent, received)]}."""
+    where = where_recorded(iv)
+    bad = []
+    per_rank = {}
+    for rn, rank in sorted(ranks.items()):
+        starts = [r for t, r in rank.mpi() if MPI_KINDS[r[1]] == "kMpiCollectiveRequest"]
+        dones = [r for t, r in rank.mpi() if MPI_KINDS[r[1]] == "kMpiCollectiveComplete"]
+        names = [call_name(r[2]) for r in starts]
+        if names != calls:
+            bad.append("rank %d started %s" % (rn, names))
+            continue
+        if any(where[(rn, r)] != call_name(r[2]) for r in starts):
+            bad.append("rank %d: a start recorded outside its own call" % rn)
+        ids = [r[7] for r in starts]
+        if len(set(ids)) != len(ids) or 0 in ids:
+            bad.append("rank %d: request ids %s not distinct and non-zero" % (rn, ids))
+        by_id = {r[7]: r for r in starts}
+        done_ids = sorted(r[7] for r in dones)
+        if done_ids != sorted(ids):
+            bad.append("rank %d: started %s, completed %s" % (rn, sorted(ids), done_ids))
+            continue
+        for r in dones:
+            st = by_id[r[7]]
+            if r[2] != st[2] or r[4:7] != st[4:7] or r[8] != st[8]:
+                bad.append("rank %d: completion %s differs from its start %s" % (rn, r, st))
+            want = completed_in.get(call_name(st[2]))
+            if want and where[(rn, r)] != want:
+                bad.append("rank %d: %s completed in %s, not %s" %
+                           (rn, call_name(st[2]), where[(rn, r)], want))
+        per_rank[rn] = [(call_name(r[2]), r[4], r[6], r[8]) for r in starts]
+    if not bad:
+        for i, c in enumerate(calls):
+            sent = sum(v[i][2] for v in per_rank.values())
+            recv = sum(v[i][3] for v in per_rank.values())
+            if sent != recv:
+                bad.append("%s: %d bytes sent, %d received over the ranks" % (c, sent, recv))
+    check(not bad, "non-blocking collectives: %d per rank started in their calls (%s ...), each "
+          "completed once with its start's fields in the expected wait/test call, bytes sent = "
+          "received: %s" % (len(calls), ", ".join(calls[:3]), "; ".join(bad[:4]) or "yes"))
+    return per_rank
+
+
+def expect_requests(a, ranks, iv):
+    n = a.np
+    matched = messages(a, ranks)
+    ok = len(matched) == 13 * n
+    counts = []
+    for r in range(n):
+        right = (r + 1) % n
+        got = [sent_count(matched, r, right, tag, nb) for tag, nb in
+               ((50, 1024), (51, 1024), (52, 1024), (53, 1024), (60, 8), (61, 8))]
+        counts.append(got)
+        ok = ok and got == [4, 3, 2, 2, 1, 1]
+    check(ok, "requests: from each rank to its right 4, 3, 2, 2 persistent messages of 1024 "
+          "bytes (tags 50..53), one freed isend (tag 60) and one 8-byte send (tag 61), "
+          "nothing else (per rank %s, %d in all)" % (counts, len(matched)))
+    where = where_recorded(iv)
+    bad = []
+    for rn, rank in sorted(ranks.items()):
+        recs = [r for t, r in rank.mpi()]
+        kind = lambda r: MPI_KINDS[r[1]]  # noqa: E731
+        psends = [r for r in recs if kind(r) == "kMpiSend" and 50 <= r[6] <= 53]
+        pposts = [r for r in recs if kind(r) == "kMpiRecvRequest" and 50 <= r[6] <= 53]
+        if len(psends) != 11 or len(pposts) != 11:
+            bad.append("rank %d: %d persistent send starts, %d receive starts (11 each)" %
+                       (rn, len(psends), len(pposts)))
+            continue
+        for r in psends + pposts:
+            want = "MPI_Startall" if r[6] == 50 else "MPI_Start"
+            if where[(rn, r)] != want:
+                bad.append("rank %d: tag %d start recorded in %s" % (rn, r[6], where[(rn, r)]))
+        ids = [r[7] for r in psends + pposts]
+        if len(set(ids)) != 22 or 0 in ids:
+            bad.append("rank %d: the 22 starts' request ids are not distinct: %s" % (rn, ids))
+        send_done = [r[5] for r in recs if kind(r) == "kMpiSendComplete"]
+        if sorted(send_done) != sorted(r[7] for r in psends):
+            bad.append("rank %d: send starts %s, completed %s" %
+                       (rn, sorted(r[7] for r in psends), sorted(send_done)))
+        freed = [r for r in recs if kind(r) == "kMpiSend" and r[6] == 60]
+        if len(freed) != 1 or not freed[0][7] or freed[0][7] in send_done:
+            bad.append("rank %d: the freed tag-60 isend: %s (an id, never completed)" % (rn, freed))
+        recv_by_id = defaultdict(list)
+        for r in recs:
+            if kind(r) == "kMpiRecv" and r[7]:
+                recv_by_id[r[7]].append(r)
+        left = (rn - 1 + n) % n
+        for p in pposts:
+            got = recv_by_id.get(p[7], [])
+            if len(got) != 1 or got[0][4] != left or got[0][6] != p[6] or got[0][8] != 1024:
+                bad.append("rank %d: receive start %d (tag %d) completed by %s" % (rn, p[7], p[6], got))
+            elif where[(rn, got[0])] != {50: "MPI_Waitall", 51: "MPI_Wait", 52: "MPI_Waitall",
+                                         53: "MPI_Test"}[p[6]]:
+                bad.append("rank %d: tag %d received in %s" % (rn, p[6], where[(rn, got[0])]))
+        post61 = [r for r in recs if kind(r) == "kMpiRecvRequest" and r[6] == 61]
+        got61 = [r for r in recs if kind(r) == "kMpiRecv" and r[6] == 61]
+        if len(post61) != 1 or len(got61) != 1 or got61[0][7] != post61[0][7] or \
+                where[(rn, got61[0])] != "MPI_Wait":
+            bad.append("rank %d: tag 61 irecv %s completed by %s" % (rn, post61, got61))
+        post99 = [r for r in recs if kind(r) == "kMpiRecvRequest" and r[6] == 99]
+        cancelled = [r for r in recs if kind(r) == "kMpiRequestCancelled"]
+        if len(post99) != 1 or post99[0][4] != ANY_RANK or len(cancelled) != 1 or \
+                cancelled[0][5] != post99[0][7] or where[(rn, cancelled[0])] != "MPI_Wait" or \
+                recv_by_id.get(post99[0][7]):
+            bad.append("rank %d: the cancelled irecv %s: cancelled records %s, received %s" %
+                       (rn, post99, cancelled, recv_by_id.get(post99[0][7] if post99 else -1)))
+        completed = send_done + [i for i, v in recv_by_id.items() for _ in v]
+        if len(completed) != len(set(completed)):
+            bad.append("rank %d: a request completed twice" % rn)
+    check(not bad, "requests: every persistent start has a fresh id and is completed once in "
+          "the expected call, the freed isend never, the irecv after the frees by its own id, "
+          "the cancelled irecv by kMpiRequestCancelled in MPI_Wait and no receive: %s" %
+          ("; ".join(bad[:4]) or "yes"))
+    per = icollectives(a, ranks, iv, ICALLS,
+                       dict({"MPI_Ibarrier": "MPI_Wait", "MPI_Ibcast": "MPI_Wait",
+                             "MPI_Iallreduce": "MPI_Test"},
+                            **{c: "MPI_Waitall" for c in ICALLS[3:]}))
+    if per:
+        ok = all(v[1] == ("MPI_Ibcast", 0, 400 * n if rn == 0 else 0, 400) and
+                 v[2] == ("MPI_Iallreduce", ANY_RANK, 8 * n, 8 * n) and
+                 v[3][1] == n - 1 for rn, v in per.items())
+        check(ok, "requests: MPI_Ibcast of 400 bytes from root 0, MPI_Iallreduce of 8 bytes, "
+              "MPI_Ireduce to root N-1, as the blocking operations count them")
+    coll, _ = collectives(ranks)
+    world = [c for c, root, p in coll.get(0, [])]
+    check(world == ["MPI_Barrier"] * 3, "requests: 3 blocking barriers on world (%s)" % world)
+
+
+def expect_persistent_f(a, ranks, iv):
+    n = a.np
+    matched = messages(a, ranks)
+    ok = len(matched) == 4 * n and all(
+        sent_count(matched, r, (r + 1) % n, 50, 1024) == 4 for r in range(n))
+    check(ok, "persistent (Fortran): 4 messages of 1024 bytes (tag 50) from each rank to its "
+          "right, nothing else (%d in all)" % len(matched))
+    where = where_recorded(iv)
+    bad = []
+    for rn, rank in sorted(ranks.items()):
+        recs = [r for t, r in rank.mpi()]
+        starts = [r for r in recs if MPI_KINDS[r[1]] in ("kMpiSend", "kMpiRecvRequest")]
+        ids = [r[7] for r in starts]
+        if len(starts) != 8 or len(set(ids)) != 8 or 0 in ids or \
+                any(where[(rn, r)] != "MPI_Startall" for r in starts):
+            bad.append("rank %d: starts %s" % (rn, [(where[(rn, r)], r[7]) for r in starts]))
+        done = sorted([r[5] for r in recs if MPI_KINDS[r[1]] == "kMpiSendComplete"] +
+                      [r[7] for r in recs if MPI_KINDS[r[1]] == "kMpiRecv"])
+        if done != sorted(ids):
+            bad.append("rank %d: started %s, completed %s" % (rn, sorted(ids), done))
+        frees = sum(1 for t, calls in iv[rn].items() for c in calls
+                    if call_name(c[2]) == "MPI_Request_free")
+        if frees != 2:
+            bad.append("rank %d: %d MPI_Request_free calls (2)" % (rn, frees))
+    check(not bad, "persistent (Fortran): 8 starts per rank in MPI_Startall with distinct "
+          "ids, each completed once; 2 MPI_Request_free: %s" % ("; ".join(bad[:4]) or "yes"))
+    per = icollectives(a, ranks, iv, ["MPI_Ibarrier", "MPI_Iallreduce"],
+                       {"MPI_Ibarrier": "MPI_Wait", "MPI_Iallreduce": "MPI_Waitall"})
+    check(per and all(v[1] == ("MPI_Iallreduce", ANY_RANK, 8 * n, 8 * n) for v in per.values()),
+          "persistent (Fortran): MPI_Iallreduce of 8 bytes per rank")
+    coll, _ = collectives(ranks)
+    world = [c for c, root, p in coll.get(0, [])]
+    check(world == ["MPI_Barrier"], "persistent (Fortran): one blocking barrier (%s)" % world)
+
+
 EXPECT = {"pingpong": expect_pingpong, "halo": expect_halo, "nonblocking": expect_nonblocking,
           "collectives": expect_collectives, "multiple": expect_multiple,
-          "late_sender": expect_late_sender, "crash": expect_crash}
+          "late_sender": expect_late_sender, "crash": expect_crash,
+          "requests": expect_requests, "persistent_f": expect_persistent_f}
 
 
 def main():

@@ -419,6 +419,87 @@ def check_job(out, n, truth=None, crashed=(), tolerance_ns=None, messages=None,
     return evs, loc_rank
 
 
+def check_requests(out, raw, evs, loc_rank, icollectives=None, cancelled=None):
+    """Non-blocking collectives and cancelled requests, against the raw
+    records: OTF2 has a NON_BLOCKING_COLLECTIVE_REQUEST per start (its
+    request id) and a NON_BLOCKING_COLLECTIVE_COMPLETE per completion (the
+    operation of the blocking call, communicator, root, bytes, request id)
+    after it, an MPI_REQUEST_CANCELLED per cancelled request; Perfetto and
+    JSON show the start's request on the I-call's slice and count the
+    completions and cancellations on the wait/test slices' args.
+    icollectives: how many each rank starts; cancelled: how many requests
+    each rank finds cancelled."""
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "mpi"))
+    import mpi_raw
+    want_req, want_done, want_cancel = (collections.Counter() for _ in range(3))
+    for rank, rk in mpi_raw.load(raw).items():
+        for _, r in rk.mpi():
+            kind = mpi_raw.MPI_KINDS[r[1]]
+            if kind == "kMpiCollectiveRequest":
+                want_req[(rank, r[7])] += 1
+            elif kind == "kMpiCollectiveComplete":
+                op = mpi_raw.call_name(r[2])[len("MPI_I"):].upper()  # OTF2's name of the operation
+                want_done[(rank, op, r[6], r[8], r[7])] += 1
+            elif kind == "kMpiRequestCancelled":
+                want_cancel[(rank, r[5])] += 1
+    got_req, got_done, got_cancel = (collections.Counter() for _ in range(3))
+    started_at = {}
+    late = 0
+    for kind, loc, t, rest in evs:
+        rank = loc_rank.get(loc)
+        if kind == "NON_BLOCKING_COLLECTIVE_REQUEST":
+            got_req[(rank, field(rest, "Request"))] += 1
+            started_at[(rank, field(rest, "Request"))] = t
+        elif kind == "NON_BLOCKING_COLLECTIVE_COMPLETE":
+            op = re.search(r"Operation: (\w+)", rest).group(1)
+            key = (rank, op, field(rest, "Sent"), field(rest, "Received"), field(rest, "Request"))
+            got_done[key] += 1
+            if t < started_at.get((rank, key[4]), t + 1):
+                late += 1
+        elif kind == "MPI_REQUEST_CANCELLED":
+            got_cancel[(rank, field(rest, "Request"))] += 1
+    n_req = collections.Counter(r for r, _ in want_req.elements())
+    if icollectives is not None:
+        check(all(n_req[r] == icollectives for r in set(loc_rank.values())),
+              "raw: %d non-blocking collectives started per rank (%s)" % (icollectives, dict(n_req)))
+    check(got_req == want_req, "OTF2: a NON_BLOCKING_COLLECTIVE_REQUEST per recorded start, by "
+          "request id (%d of %d)" % (sum(got_req.values()), sum(want_req.values())))
+    check(got_done == want_done, "OTF2: a NON_BLOCKING_COLLECTIVE_COMPLETE per recorded "
+          "completion with its operation, bytes and request id (%d of %d)"
+          % (sum(got_done.values()), sum(want_done.values())))
+    check(late == 0, "OTF2: each completes after its request (%d do not)" % late)
+    n_cancel = collections.Counter(r for r, _ in want_cancel.elements())
+    if cancelled is not None:
+        check(all(n_cancel[r] == cancelled for r in set(loc_rank.values())),
+              "raw: %d cancelled request(s) per rank (%s)" % (cancelled, dict(n_cancel)))
+    check(got_cancel == want_cancel, "OTF2: an MPI_REQUEST_CANCELLED per recorded cancellation "
+          "(%d of %d)" % (sum(got_cancel.values()), sum(want_cancel.values())))
+    icalls = set(mpi_raw.CALLS[mpi_raw.CALLS.index("MPI_Ibarrier"):
+                               mpi_raw.CALLS.index("MPI_Iexscan") + 1])
+    events, _, _ = perfetto_decode.read(os.path.join(out, "trace.perfetto-trace"))
+    jevents = json.load(open(os.path.join(out, "trace.json")))["traceEvents"]
+    for fmt, evl in (("perfetto", events), ("json", jevents)):
+        pid_rank = {e["pid"]: int(e["args"]["name"].split()[1]) for e in evl
+                    if e.get("ph") == "M" and e.get("name") == "process_name"}
+        slices = [e for e in evl if e.get("ph") == "X" and e["name"].startswith("MPI_")]
+        starts = collections.Counter()
+        done = collections.Counter()
+        canc = collections.Counter()
+        for e in slices:
+            rank = pid_rank[e["pid"]]
+            if e["name"] in icalls:
+                starts[(rank, e["args"].get("request"))] += 1
+            done[rank] += e["args"].get("collectives_completed", 0)
+            canc[rank] += e["args"].get("requests_cancelled", 0)
+        check(starts == want_req, "%s: each non-blocking collective's slice shows its request "
+              "id (%d of %d)" % (fmt, sum(starts.values()), sum(want_req.values())))
+        want_d = collections.Counter(k[0] for k in want_done.elements())
+        check(+done == want_d, "%s: the wait/test slices' collectives_completed add up to the "
+              "completions per rank (%s, %s)" % (fmt, dict(done), dict(want_d)))
+        check(+canc == n_cancel, "%s: the wait/test slices' requests_cancelled add up per rank "
+              "(%s, %s)" % (fmt, dict(canc), dict(n_cancel)))
+
+
 def check_nesting(slices):
     by = collections.defaultdict(list)
     for e in slices:
@@ -458,6 +539,9 @@ def main():
     ap.add_argument("--skew", action="store_true", help="one rank's clock 5 s ahead")
     ap.add_argument("--messages", type=int, help="how many messages the program sends")
     ap.add_argument("--collectives", help="how many collectives each rank joins (N, or N0,N1,...)")
+    ap.add_argument("--icollectives", type=int,
+                    help="how many non-blocking collectives each rank starts")
+    ap.add_argument("--cancelled", type=int, help="how many requests each rank cancels")
     ap.add_argument("--crashed-rank", type=int, action="append", default=[],
                     help="mpirun: a rank that dies (the launcher exits non-zero)")
     ap.add_argument("work")
@@ -502,6 +586,8 @@ def main():
     evs, loc_rank = check_job(out, a.ranks, truth, crashed=crashed, tolerance_ns=tolerance,
                               messages=a.messages, collectives_per_rank=a.collectives,
                               raw=raw if a.producer == "mpirun" else None)
+    if a.producer == "mpirun":
+        check_requests(out, raw, evs, loc_rank, a.icollectives, a.cancelled)
     if a.crash:
         check("unmatched (1 sends without a receive" in p.stderr,
               "the converter reports the crashed rank's unmatched send")
