@@ -612,17 +612,17 @@ def icollectives(a, ranks, iv, calls, completed_in):
 def expect_requests(a, ranks, iv):
     n = a.np
     matched = messages(a, ranks)
-    ok = len(matched) == 13 * n
+    ok = len(matched) == 14 * n
     counts = []
     for r in range(n):
         right = (r + 1) % n
         got = [sent_count(matched, r, right, tag, nb) for tag, nb in
-               ((50, 1024), (51, 1024), (52, 1024), (53, 1024), (60, 8), (61, 8))]
+               ((50, 1024), (51, 1024), (52, 1024), (53, 1024), (60, 8), (62, 8), (61, 8))]
         counts.append(got)
-        ok = ok and got == [4, 3, 2, 2, 1, 1]
+        ok = ok and got == [4, 3, 2, 2, 1, 1, 1]
     check(ok, "requests: from each rank to its right 4, 3, 2, 2 persistent messages of 1024 "
-          "bytes (tags 50..53), one freed isend (tag 60) and one 8-byte send (tag 61), "
-          "nothing else (per rank %s, %d in all)" % (counts, len(matched)))
+          "bytes (tags 50..53), one freed isend (tag 60), one isend (tag 62) and one send "
+          "(tag 61) of 8 bytes, nothing else (per rank %s, %d in all)" % (counts, len(matched)))
     where = where_recorded(iv)
     bad = []
     for rn, rank in sorted(ranks.items()):
@@ -642,12 +642,21 @@ def expect_requests(a, ranks, iv):
         if len(set(ids)) != 22 or 0 in ids:
             bad.append("rank %d: the 22 starts' request ids are not distinct: %s" % (rn, ids))
         send_done = [r[5] for r in recs if kind(r) == "kMpiSendComplete"]
-        if sorted(send_done) != sorted(r[7] for r in psends):
-            bad.append("rank %d: send starts %s, completed %s" %
-                       (rn, sorted(r[7] for r in psends), sorted(send_done)))
+        # Completed: the persistent sends' starts and the tag-62 isend.
+        want_done = sorted([r[7] for r in psends] +
+                           [r[7] for r in recs if kind(r) == "kMpiSend" and r[6] == 62])
+        if sorted(send_done) != want_done:
+            bad.append("rank %d: send starts and the tag-62 isend %s, completed %s" %
+                       (rn, want_done, sorted(send_done)))
         freed = [r for r in recs if kind(r) == "kMpiSend" and r[6] == 60]
         if len(freed) != 1 or not freed[0][7] or freed[0][7] in send_done:
             bad.append("rank %d: the freed tag-60 isend: %s (an id, never completed)" % (rn, freed))
+        send62 = [r for r in recs if kind(r) == "kMpiSend" and r[6] == 62]
+        done62 = [r for r in recs if kind(r) == "kMpiSendComplete" and
+                  where[(rn, r)] == "MPI_Wait" and send62 and r[5] == send62[0][7]]
+        if len(send62) != 1 or not send62[0][7] or len(done62) != 1:
+            bad.append("rank %d: the tag-62 isend after the free %s is not completed by its own "
+                       "id in MPI_Wait (send completions %s)" % (rn, send62, send_done))
         recv_by_id = defaultdict(list)
         for r in recs:
             if kind(r) == "kMpiRecv" and r[7]:
@@ -676,7 +685,8 @@ def expect_requests(a, ranks, iv):
         if len(completed) != len(set(completed)):
             bad.append("rank %d: a request completed twice" % rn)
     check(not bad, "requests: every persistent start has a fresh id and is completed once in "
-          "the expected call, the freed isend never, the irecv after the frees by its own id, "
+          "the expected call, the freed isend never, the isend after it (same handle) and "
+          "the irecv after the frees by their own ids, "
           "the cancelled irecv by kMpiRequestCancelled in MPI_Wait and no receive: %s" %
           ("; ".join(bad[:4]) or "yes"))
     per = icollectives(a, ranks, iv, ICALLS,

@@ -22,6 +22,10 @@
  *   B. MPI_Request_free of an active request: MPI_Isend of 2 ints (8 bytes,
  *      tag 60) to the right, freed at once (kMpiSend with a request id,
  *      never completed); the left's message received by MPI_Recv. Then
+ *      MPI_Isend of 8 bytes to the right (tag 62; Open MPI and MPICH hand
+ *      out the freed handle again here), received by MPI_Recv, completed
+ *      by MPI_Wait: its kMpiSendComplete names the tag-62 isend's own
+ *      request id, not the freed one's. Then
  *      MPI_Irecv from the left (tag 61, 8 bytes, sent by MPI_Send) and
  *      MPI_Wait: its kMpiRecv names tag 61 and the irecv's own request id
  *      (MPI may hand out the freed handle again: no stale entry matches).
@@ -134,6 +138,11 @@ int main(int argc, char **argv) {
   MPI_Request_free(&r);
   MPI_Recv(got, 2, MPI_INT, left, 60, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   if (got[0] != left || got[1] != -left) bad("wrong value (tag 60)", rank);
+  int three[2] = {rank + 3, rank + 4};
+  MPI_Isend(three, 2, MPI_INT, right, 62, MPI_COMM_WORLD, &r);
+  MPI_Recv(got, 2, MPI_INT, left, 62, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  if (got[0] != left + 3) bad("wrong value (tag 62)", rank);
   int two2[2] = {rank + 5, rank + 6};
   MPI_Irecv(got, 2, MPI_INT, left, 61, MPI_COMM_WORLD, &r);
   MPI_Send(two2, 2, MPI_INT, right, 61, MPI_COMM_WORLD);
