@@ -42,6 +42,23 @@ bool invariant_tsc() {
   return constant && nonstop;
 }
 
+// One (CLOCK_MONOTONIC ns, TSC) pair: of a few reads ns, tsc, ns the one
+// whose two ns reads lie closest (no preemption, no page fault between),
+// its ns the midpoint. Processes of one machine map their stamps through
+// their own pairs: a pair read with a pause inside put one process's times
+// hundreds of ns off another's (a message received "before" it was sent).
+void clock_pair(uint64_t &ns, uint64_t &tsc) {
+  uint64_t best = ~uint64_t(0);
+  for (int i = 0; i < 16; ++i) {
+    uint64_t a = now_ns(), t = __rdtsc(), b = now_ns();
+    if (b - a < best) {
+      best = b - a;
+      ns = a + (b - a) / 2;
+      tsc = t;
+    }
+  }
+}
+
 // Chooses the clock and measures the TSC's rate against CLOCK_MONOTONIC
 // over 2 ms (what a trace cut short by a crash uses; finish() records a
 // second pair that spans the whole run).
@@ -52,13 +69,12 @@ void choose_clock() {
     append_meta("clock=ns\n");
     return;
   }
-  ns_start = now_ns();
-  tsc_start = __rdtsc();
+  clock_pair(ns_start, tsc_start);
   uint64_t ns1, tsc1;
   do {
     ns1 = now_ns();
-    tsc1 = __rdtsc();
   } while (ns1 - ns_start < 2000000);
+  clock_pair(ns1, tsc1);
   double hz = double(tsc1 - tsc_start) * 1e9 / double(ns1 - ns_start);
   tsc_per_ns = hz / 1e9;
   append_meta("clock=tsc\ntsc_start=%llu\nns_start=%llu\ntsc_hz=%.0f\n",
@@ -609,7 +625,8 @@ void finish() {
   if (stem_pid != getpid()) return;  // a forked child that never recorded
   write_all_windows();
   write_maps();
-  uint64_t ns = now_ns(), tsc = __rdtsc();
+  uint64_t ns = now_ns(), tsc = 0;
+  if (use_tsc) clock_pair(ns, tsc);
   if (use_tsc)
     append_meta("tsc_end=%llu\nns_end=%llu\n", (unsigned long long)tsc, (unsigned long long)ns);
   append_meta("end_ns=%llu\nthreads=%u\ndropped=%llu\n", (unsigned long long)ns,
