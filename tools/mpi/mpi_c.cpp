@@ -133,18 +133,20 @@ KMPI_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, in
   return s.done(rc);
 }
 
-#define KMPI_NONBLOCKING_SEND(Name)                                                       \
+// A send that leaves a request: the nonblocking sends (note_isend) and the
+// persistent ones' _init (note_send_init).
+#define KMPI_REQUEST_SEND(Name, note)                                                     \
   KMPI_EXPORT int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest,     \
                              int tag, MPI_Comm comm, MPI_Request *req) {                  \
     Scope s(k##Name, KMPI_RA);                                                            \
     int rc = PMPI_##Name(buf, count, type, dest, tag, comm, req);                         \
-    if (s.rec() && rc == MPI_SUCCESS) note_isend(*req, comm, dest, tag, count, type);     \
+    if (s.rec() && rc == MPI_SUCCESS) note(*req, comm, dest, tag, count, type);           \
     return s.done(rc);                                                                    \
   }
-KMPI_NONBLOCKING_SEND(Isend)
-KMPI_NONBLOCKING_SEND(Ibsend)
-KMPI_NONBLOCKING_SEND(Issend)
-KMPI_NONBLOCKING_SEND(Irsend)
+KMPI_REQUEST_SEND(Isend, note_isend)
+KMPI_REQUEST_SEND(Ibsend, note_isend)
+KMPI_REQUEST_SEND(Issend, note_isend)
+KMPI_REQUEST_SEND(Irsend, note_isend)
 
 KMPI_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
                           MPI_Comm comm, MPI_Request *req) {
@@ -196,18 +198,10 @@ KMPI_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_St
 
 // ---- persistent requests, freeing, cancelling ----------------------------------------
 
-#define KMPI_SEND_INIT(Name)                                                                \
-  KMPI_EXPORT int MPI_##Name(const void *buf, int count, MPI_Datatype type, int dest,       \
-                             int tag, MPI_Comm comm, MPI_Request *req) {                    \
-    Scope s(k##Name, KMPI_RA);                                                              \
-    int rc = PMPI_##Name(buf, count, type, dest, tag, comm, req);                           \
-    if (s.rec() && rc == MPI_SUCCESS) note_send_init(*req, comm, dest, tag, count, type);   \
-    return s.done(rc);                                                                      \
-  }
-KMPI_SEND_INIT(Send_init)
-KMPI_SEND_INIT(Bsend_init)
-KMPI_SEND_INIT(Ssend_init)
-KMPI_SEND_INIT(Rsend_init)
+KMPI_REQUEST_SEND(Send_init, note_send_init)
+KMPI_REQUEST_SEND(Bsend_init, note_send_init)
+KMPI_REQUEST_SEND(Ssend_init, note_send_init)
+KMPI_REQUEST_SEND(Rsend_init, note_send_init)
 
 KMPI_EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
                               MPI_Comm comm, MPI_Request *req) {

@@ -192,20 +192,22 @@ KMPI_EXPORT void mpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *c
   s.done(*ierr);
 }
 
-#define KMPI_F_ISEND(lower, Name)                                                           \
+// A send that leaves a request: the nonblocking sends (note_isend) and the
+// persistent ones' _init (note_send_init).
+#define KMPI_F_REQUEST_SEND(lower, Name, note)                                              \
   KMPI_EXPORT void mpi_##lower##_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,   \
                                   F *req, F *ierr) {                                        \
     KMPI_PMPI("pmpi_" #lower "_", void *, F *, F *, F *, F *, F *, F *, F *);               \
     Scope s(k##Name, KMPI_RA);                                                              \
     pf(buf, count, type, dest, tag, comm, req, ierr);                                       \
     if (s.rec() && *ierr == MPI_SUCCESS)                                                    \
-      note_isend(MPI_Request_f2c(*req), C(comm), *dest, *tag, *count, T(type));             \
+      note(MPI_Request_f2c(*req), C(comm), *dest, *tag, *count, T(type));                   \
     s.done(*ierr);                                                                          \
   }
-KMPI_F_ISEND(isend, Isend)
-KMPI_F_ISEND(ibsend, Ibsend)
-KMPI_F_ISEND(issend, Issend)
-KMPI_F_ISEND(irsend, Irsend)
+KMPI_F_REQUEST_SEND(isend, Isend, note_isend)
+KMPI_F_REQUEST_SEND(ibsend, Ibsend, note_isend)
+KMPI_F_REQUEST_SEND(issend, Issend, note_isend)
+KMPI_F_REQUEST_SEND(irsend, Irsend, note_isend)
 
 KMPI_EXPORT void mpi_irecv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *req,
                             F *ierr) {
@@ -266,20 +268,10 @@ KMPI_EXPORT void mpi_iprobe_(F *source, F *tag, F *comm, F *flag, F *status, F *
 
 // ---- persistent requests, freeing, cancelling ----------------------------------------
 
-#define KMPI_F_SEND_INIT(lower, Name)                                                       \
-  KMPI_EXPORT void mpi_##lower##_(void *buf, F *count, F *type, F *dest, F *tag, F *comm,   \
-                                  F *req, F *ierr) {                                        \
-    KMPI_PMPI("pmpi_" #lower "_", void *, F *, F *, F *, F *, F *, F *, F *);               \
-    Scope s(k##Name, KMPI_RA);                                                              \
-    pf(buf, count, type, dest, tag, comm, req, ierr);                                       \
-    if (s.rec() && *ierr == MPI_SUCCESS)                                                    \
-      note_send_init(MPI_Request_f2c(*req), C(comm), *dest, *tag, *count, T(type));         \
-    s.done(*ierr);                                                                          \
-  }
-KMPI_F_SEND_INIT(send_init, Send_init)
-KMPI_F_SEND_INIT(bsend_init, Bsend_init)
-KMPI_F_SEND_INIT(ssend_init, Ssend_init)
-KMPI_F_SEND_INIT(rsend_init, Rsend_init)
+KMPI_F_REQUEST_SEND(send_init, Send_init, note_send_init)
+KMPI_F_REQUEST_SEND(bsend_init, Bsend_init, note_send_init)
+KMPI_F_REQUEST_SEND(ssend_init, Ssend_init, note_send_init)
+KMPI_F_REQUEST_SEND(rsend_init, Rsend_init, note_send_init)
 
 KMPI_EXPORT void mpi_recv_init_(void *buf, F *count, F *type, F *source, F *tag, F *comm,
                                 F *req, F *ierr) {
