@@ -346,7 +346,10 @@ def check_job(out, n, truth=None, crashed=(), tolerance_ns=None, messages=None,
             per_comm[(c, op)][rank] += k
         uneven = [(c, dict(v)) for c, v in per_comm.items()
                   if c[0] in members and set(v) != set(members[c[0]]) - set(crashed)]
-        check(collectives and not uneven,
+        # When a rank crashed, the launcher may kill the others inside
+        # their first collective (MPICH's hydra did, in CI): a collective is
+        # recorded when it completes, so then there is none to compare.
+        check((collectives or crashed) and not uneven,
               "OTF2: collectives on every rank of their communicator (%s)" % uneven[:3])
         per_rank = collections.Counter()
         for (rank, op, c), k in collectives.items():
