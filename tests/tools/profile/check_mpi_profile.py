@@ -71,10 +71,11 @@ def produce(a, prog, out):
         cmd = mpirun_cmd(a) + [prog]
     print(" ".join(cmd))
     # A job that hangs is a failure, stopped after HANG_S with where each
-    # rank was. (Runs here hung in MPI_Init 1 in ~20, which was the
-    # profiler: two sampled threads deadlocked inside libunwind while Open
-    # MPI loaded its components, fixed in profile_tool.cpp; and a rank's
-    # kite that lost the race to create DIR and exited before MPI_Init.)
+    # rank was. (Runs here hung in MPI_Init 1 in ~20: the profiler's
+    # handler unwinding while its thread, or another, held the dynamic
+    # loader's lock as Open MPI loaded its components: profile_tool.cpp and
+    # loader_guard.cpp; and a rank's kite that lost the race to create DIR
+    # and exited before MPI_Init.)
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          start_new_session=True)
     try:
