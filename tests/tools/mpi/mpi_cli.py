@@ -258,11 +258,29 @@ def unknown(a):
     with open(fake, "w") as f:
         f.write("#!/bin/sh\nexec \"$@\"\n")
     os.chmod(fake, 0o755)
+    # It starts a script: kite cannot see what it runs.
+    script = os.path.join(a.work, "bin", "run-it")
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\nexec %s\n" % a.omp_program)
+    os.chmod(script, 0o755)
     out = os.path.join(a.work, "fake-launcher")
     shutil.rmtree(out, ignore_errors=True)
-    r = run(a, kite_cmd(a, "trace", "-q", "-o", out, "--", fake, a.omp_program))
+    r = run(a, kite_cmd(a, "trace", "-q", "-o", out, "--", fake, script))
     check(r.returncode == 0 and "cannot tell which MPI" in r.stderr,
-          "an unknown launcher: said (%d %r)" % (r.returncode, r.stderr))
+          "an unknown launcher starting a script: said (%d %r)" % (r.returncode, r.stderr))
+    check(os.path.exists(os.path.join(out, "trace.perfetto-trace")), "its OpenMP events traced")
+    # It starts a plain OpenMP program (srun ./omp_app): nothing to say.
+    out = os.path.join(a.work, "fake-launcher-omp")
+    shutil.rmtree(out, ignore_errors=True)
+    r = run(a, kite_cmd(a, "trace", "-q", "-o", out, "--", fake, a.omp_program))
+    check(r.returncode == 0 and "MPI" not in r.stderr,
+          "an unknown launcher starting a non-MPI program: no warning (%r)" % r.stderr)
+    # It starts a program of an MPI kite has no wrapper for.
+    out = os.path.join(a.work, "fake-launcher-fake")
+    shutil.rmtree(out, ignore_errors=True)
+    r = run(a, kite_cmd(a, "trace", "-q", "-o", out, "--", fake, a.fake_program))
+    check(r.returncode == 0 and "libmpi_other.so, which is neither" in r.stderr,
+          "an unknown launcher starting another MPI's program: said (%r)" % r.stderr)
     # A plain OpenMP program: not a word about MPI.
     out = os.path.join(a.work, "plain")
     shutil.rmtree(out, ignore_errors=True)
