@@ -314,31 +314,23 @@ KMPI_EXPORT int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MP
   return s.done(rc);
 }
 
-KMPI_EXPORT int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
-                             MPI_Status statuses[]) {
-  Scope s(kWaitsome, KMPI_RA);
-  if (!s.rec() || n <= 0) return s.done(PMPI_Waitsome(n, reqs, outcount, indices, statuses));
-  Handles before(reqs, n);
-  Statuses st(statuses, n);
-  int rc = PMPI_Waitsome(n, reqs, outcount, indices, st.p);
-  if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED && st.p != MPI_STATUSES_IGNORE)
-    for (int k = 0; k < *outcount; ++k)
-      if (indices[k] >= 0 && indices[k] < n) note_completed(before.p[indices[k]], &st.p[k]);
-  return s.done(rc);
-}
-
-KMPI_EXPORT int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[],
-                             MPI_Status statuses[]) {
-  Scope s(kTestsome, KMPI_RA);
-  if (!s.rec() || n <= 0) return s.done(PMPI_Testsome(n, reqs, outcount, indices, statuses));
-  Handles before(reqs, n);
-  Statuses st(statuses, n);
-  int rc = PMPI_Testsome(n, reqs, outcount, indices, st.p);
-  if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED && st.p != MPI_STATUSES_IGNORE)
-    for (int k = 0; k < *outcount; ++k)
-      if (indices[k] >= 0 && indices[k] < n) note_completed(before.p[indices[k]], &st.p[k]);
-  return s.done(rc);
-}
+// MPI_Waitsome and MPI_Testsome: the requests completed are those indices
+// name, looked up by their handles before the call (it frees them).
+#define KMPI_SOME(Name)                                                                   \
+  KMPI_EXPORT int MPI_##Name(int n, MPI_Request reqs[], int *outcount, int indices[],     \
+                             MPI_Status statuses[]) {                                     \
+    Scope s(k##Name, KMPI_RA);                                                            \
+    if (!s.rec() || n <= 0) return s.done(PMPI_##Name(n, reqs, outcount, indices, statuses)); \
+    Handles before(reqs, n);                                                              \
+    Statuses st(statuses, n);                                                             \
+    int rc = PMPI_##Name(n, reqs, outcount, indices, st.p);                               \
+    if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED && st.p != MPI_STATUSES_IGNORE)   \
+      for (int k = 0; k < *outcount; ++k)                                                 \
+        if (indices[k] >= 0 && indices[k] < n) note_completed(before.p[indices[k]], &st.p[k]); \
+    return s.done(rc);                                                                    \
+  }
+KMPI_SOME(Waitsome)
+KMPI_SOME(Testsome)
 
 // ---- collectives --------------------------------------------------------------------
 // Bytes as pairwise transfers, the rank itself included (mpi_format.h):
