@@ -18,6 +18,7 @@ namespace kite {
 
 GlobalIcvs g_icv;
 extern int g_num_procs_for_spin;
+extern bool g_unstack;
 
 namespace {
 
@@ -208,14 +209,17 @@ void read_stacksize() {
 // specific knob wins.
 void read_wait_policy() {
   long spin = kDefaultSpinUs;
+  bool chosen = false;  // a setting fixed the budget
   const char* v = env_get("OMP_WAIT_POLICY");
   if (v) {
     if (env_is(v, "active")) {
       g_icv.wait_policy = 1;
       spin = -1;
+      chosen = true;
     } else if (env_is(v, "passive")) {
       g_icv.wait_policy = 2;
       spin = 0;
+      chosen = true;
     } else {
       bad("OMP_WAIT_POLICY", v, "expected active or passive", "the default policy");
     }
@@ -226,6 +230,7 @@ void read_wait_policy() {
     const char* end;
     if (env_is(v, "infinite") || env_is(v, "infinity")) {
       spin = -1;
+      chosen = true;
     } else if (env_parse_long_prefix(v, &count, &end) && count >= 0) {
       end = env_skip_blanks(end);
       long mult = 1;
@@ -236,10 +241,12 @@ void read_wait_policy() {
         case 'T': mult = 1000000000000L; ++end; break;
         default: break;
       }
-      if (env_blank(end) && count <= LONG_MAX / mult)
+      if (env_blank(end) && count <= LONG_MAX / mult) {
         spin = count * mult / 1000;  // about a thousand spins per microsecond
-      else
+        chosen = true;
+      } else {
         bad("GOMP_SPINCOUNT", v, "expected a count with optional k, M, G, T", "the default");
+      }
     } else {
       bad("GOMP_SPINCOUNT", v, "expected a non-negative count or infinite", "the default");
     }
@@ -248,17 +255,30 @@ void read_wait_policy() {
   if (v) {
     long us;
     const char* why;
-    if (env_is(v, "infinite"))
+    if (env_is(v, "infinite")) {
       spin = -1;
-    else if (env_parse_long(v, -1, 1000000000L, &us, &why))
+      chosen = true;
+    } else if (env_parse_long(v, -1, 1000000000L, &us, &why)) {
       spin = us;
-    else
+      chosen = true;
+    } else {
       bad("KITE_SPIN_US", v, "expected microseconds (0..1e9), -1 or infinite", "the default");
+    }
   }
   g_icv.spin_us = spin;
+  v = env_get("KITE_UNSTACK");
+  if (v) {
+    int b;
+    const char* why;
+    if (env_parse_bool(v, &b, &why))
+      g_unstack = b != 0;
+    else
+      bad("KITE_UNSTACK", v, why, "the default (true)");
+  }
   // An infinite budget still sleeps when threads outnumber processors:
-  // spin_config_for_threads caps the spin then.
-  spin_set_budget_us(spin);
+  // spin_config_for_threads caps the spin then. Only the default budget
+  // adapts per thread (wait.h).
+  spin_set_budget_us(spin, !chosen);
 }
 
 // KITE_BARRIER: the shape of team barriers and forks (core/barrier.h).

@@ -29,7 +29,7 @@ void lock_acquire_contended(LockWord* w, uint32_t me, const char* what) {
   if ((v & kLockOwnerMask) == me)
     fatal("%s: the calling thread already holds this lock (deadlock)", what);
 
-  uint64_t spins = g_spin.spin_iterations;
+  uint64_t spins = spin_budget();
   if (spins != UINT64_MAX && spins > kLockSpinCap) spins = kLockSpinCap;
   for (uint64_t i = 0; i < spins; ++i) {
     v = w->load(std::memory_order_relaxed);

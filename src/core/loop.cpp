@@ -194,7 +194,7 @@ void ordered_wait_for(Thread* t, WorkShare* ws, ull lo) {
   // context switch when oversubscribed) one budget for the whole wait would
   // put the waiter to sleep just before its turn, and its wake-up on the
   // loop's critical path.
-  const uint64_t spins = g_spin.spin_iterations;
+  const uint64_t spins = spin_budget();
   ull seen = ws->ordered_turn.load(std::memory_order_relaxed);
   for (uint64_t i = 0; i < spins; ++i) {
     if (my_turn()) return;

@@ -293,7 +293,7 @@ void wait_posted(Thread* self, DoacrossState* st, const ull* v) {
   const ull e = entry_of(st, v[0]);
   const ull want = st->flat ? flatten(st, v) : 0;
   if (reached(st, e, want, v)) return;
-  const uint64_t spins = g_spin.spin_iterations;
+  const uint64_t spins = spin_budget();
   for (uint64_t i = 0; i < spins; ++i) {
     spin_step(i);
     if ((i & 15) == 15 && reached(st, e, want, v)) return;

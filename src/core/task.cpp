@@ -278,7 +278,7 @@ inline void run_found(Thread* me, Task* t) {
 template <bool kTraced>
 void wait_until(Thread* me, Team* team, bool (*done)(void*), void* ctx, bool done_when_idle) {
   Task* ancestor = constraint_of(me);
-  const uint64_t spin_limit = g_spin.spin_iterations;
+  const uint64_t spin_limit = spin_budget();
   uint64_t idle = 0;
   for (;;) {
     if (!done_when_idle && done(ctx)) {

@@ -12,11 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sched.h>
+#include <time.h>
 
 #include "ompt/callbacks.h"
 #include "places.h"
 
 namespace kite {
+
+extern int g_num_procs_for_spin;
 
 __thread Thread* tls_self __attribute__((tls_model("initial-exec"))) = nullptr;
 
@@ -30,6 +34,86 @@ constexpr int kSpinCheckMaxThreads = 8;
 inline bool may_need(const Thread* other, int cpu) {
   const int c = other->cpu.load(std::memory_order_relaxed);
   return c == cpu || c < 0;
+}
+
+}  // namespace
+
+bool g_unstack = true;  // KITE_UNSTACK (env.cpp)
+
+namespace {
+
+// Un-stacking. When no processor is idle, the kernel places a thread woken
+// by a futex next to its waker, and nothing moves it back: two teammates on
+// one processor look to the load balancer like one processor's worth of
+// demand, as balanced as the alternative, so a pair stays stacked while
+// another process has the other processor to itself, and then every
+// synchronization between them costs a context switch (~3 us here; the
+// pair spread costs ~0.6 us; bench/results/2026-11-29-vm-shared-cores.md).
+// A waiting thread that keeps finding a teammate it may wait for on its
+// own processor moves itself: it narrows its affinity to processors no
+// teammate last ran on (else to any other), which migrates it at once,
+// and restores its mask. Only the higher-numbered thread of a pair moves,
+// only when the team fits in the process's processors and is not bound,
+// at most once per kUnstackMinNs per thread, the interval doubling (up to
+// kUnstackMaxNs) while moves keep being undone within that window.
+constexpr uint32_t kUnstackHits = 16;               // consecutive stacked checks
+constexpr uint64_t kUnstackMinNs = 2000000;         // 2 ms
+constexpr uint64_t kUnstackMaxNs = 128000000;       // 128 ms
+struct UnstackState {
+  uint32_t hits;
+  uint64_t next_ns;      // no move before this
+  uint64_t interval_ns;  // current minimum interval between moves
+};
+__thread UnstackState t_unstack __attribute__((tls_model("initial-exec")));
+
+uint64_t unstack_now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+// Move the calling thread off `cpu`, preferring processors none of `team`'s
+// threads last ran on. cpu_set_t covers 1024 processors; a larger machine
+// makes sched_getaffinity fail and nothing moves.
+void unstack_move(int cpu, const Team* team) {
+  cpu_set_t orig, moved;
+  if (sched_getaffinity(0, sizeof orig, &orig) != 0) return;
+  if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &orig) || CPU_COUNT(&orig) < 2) return;
+  moved = orig;
+  CPU_CLR(cpu, &moved);
+  if (team) {
+    cpu_set_t spare = moved;
+    for (int i = 0; i < team->nthreads; ++i) {
+      const Thread* o = team->threads[i];
+      const int c = o ? o->cpu.load(std::memory_order_relaxed) : -1;
+      if (c >= 0 && c < CPU_SETSIZE) CPU_CLR(c, &spare);
+    }
+    if (CPU_COUNT(&spare) > 0) moved = spare;
+  }
+  if (sched_setaffinity(0, sizeof moved, &moved) != 0) return;
+  sched_setaffinity(0, sizeof orig, &orig);
+}
+
+// A spin check found `other` (which this thread may be waiting for) running
+// on this thread's processor `cpu`; `mover` says whether this thread is the
+// one of the pair that moves.
+void note_stacked(Thread* me, bool mover, int team_size, int cpu, const Team* team) {
+  UnstackState& u = t_unstack;
+  if (++u.hits < kUnstackHits) return;
+  u.hits = 0;
+  if (!g_unstack || !mover || me->place >= 0 || team_size > g_num_procs_for_spin ||
+      g_spin.yield_while_spinning.load(std::memory_order_relaxed))
+    return;
+  const uint64_t now = unstack_now_ns();
+  if (now < u.next_ns) return;
+  // Stacked again soon after the last move: the move did not hold (the
+  // balancer or a wake put us back); back off.
+  if (u.interval_ns == 0 || now > u.next_ns + 8 * u.interval_ns)
+    u.interval_ns = kUnstackMinNs;
+  else if (u.interval_ns < kUnstackMaxNs)
+    u.interval_ns *= 2;
+  u.next_ns = now + u.interval_ns;
+  unstack_move(cpu, team);
 }
 
 }  // namespace
@@ -49,11 +133,21 @@ bool spin_should_yield() {
     if (n > kSpinCheckMaxThreads) return true;
     for (int i = 0; i < n; ++i) {
       const Thread* o = team->threads[i];
-      if (o && o != me && may_need(o, cpu)) return true;
+      if (o && o != me && may_need(o, cpu)) {
+        if (o->cpu.load(std::memory_order_relaxed) == cpu) note_stacked(me, me->tid > i, n, cpu, team);
+        return true;
+      }
     }
+    t_unstack.hits = 0;
     return false;
   }
-  return !me->awaited || may_need(me->awaited, cpu);
+  if (!me->awaited) return true;
+  if (!may_need(me->awaited, cpu)) {
+    t_unstack.hits = 0;
+    return false;
+  }
+  if (me->awaited->cpu.load(std::memory_order_relaxed) == cpu) note_stacked(me, true, 2, cpu, nullptr);
+  return true;
 }
 
 void thread_note_asleep(bool asleep) {

@@ -6,15 +6,39 @@
 #include <unistd.h>
 
 #include <climits>
+#include <time.h>
 
 namespace kite {
 
 SpinConfig g_spin = {200000, false};
 
+bool g_spin_adaptive = false;
+__thread uint8_t t_spin_shift __attribute__((tls_model("initial-exec"))) = 0;
+static uint64_t g_spin_base_ns = 2000000;
+
+static uint64_t mono_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+// After a sleep of `slept` ns that followed a full spin (wait.h).
+static void spin_adapt(uint64_t slept) {
+  const uint64_t budget = g_spin_base_ns << t_spin_shift;
+  if (slept < budget) {
+    if (t_spin_shift < kSpinMaxShift) ++t_spin_shift;
+  } else if (slept > 8 * budget) {
+    t_spin_shift = 0;
+  }
+}
+
 void futex_wait(std::atomic<uint32_t>* addr, uint32_t expected) {
   thread_note_asleep(true);
+  const bool adapt = g_spin_adaptive && !g_spin.yield_while_spinning.load(std::memory_order_relaxed);
+  const uint64_t t0 = adapt ? mono_ns() : 0;
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(addr), FUTEX_WAIT_PRIVATE, expected, nullptr,
           nullptr, 0);
+  if (adapt) spin_adapt(mono_ns() - t0);
   thread_note_asleep(false);
 }
 
@@ -50,7 +74,7 @@ void flush_yield_slow() {
 }
 
 void wait_while_equal(Futex& f, uint32_t old) {
-  const uint64_t spins = g_spin.spin_iterations;
+  const uint64_t spins = spin_budget();
   for (uint64_t i = 0; i < spins; ++i) {
     if (f.value.load(std::memory_order_acquire) != old) return;
     spin_step(i);
@@ -84,11 +108,14 @@ static double pauses_per_us() {
   return cached;
 }
 
-void spin_set_budget_us(long us) {
-  if (us < 0)
+void spin_set_budget_us(long us, bool adaptive) {
+  g_spin_adaptive = adaptive && us > 0;
+  if (us < 0) {
     g_spin_base = UINT64_MAX;
-  else
+  } else {
     g_spin_base = static_cast<uint64_t>(static_cast<double>(us) * pauses_per_us());
+    g_spin_base_ns = static_cast<uint64_t>(us) * 1000;
+  }
   g_spin.spin_iterations = g_spin_base;
 }
 

@@ -31,6 +31,28 @@ struct SpinConfig {
 };
 extern SpinConfig g_spin;
 
+// The spin budget adapts per thread when no setting chose it
+// (OMP_WAIT_POLICY, GOMP_SPINCOUNT, KITE_SPIN_US, kmp_set_blocktime and
+// kmp_set_library all fix it): a thread whose sleep ended within the
+// budget it had spun (spinning twice as long would have saved the sleep
+// and the wake) doubles its budget, up to 16 times the base; a thread
+// whose sleep lasted more than 8 budgets goes back to the base. Why: on
+// cores shared with another process, a teammate descheduled for one of
+// that process's time slices (a few ms) outlasts the 2 ms base, the
+// waiter sleeps, its processor goes idle, the balancer moves the other
+// process there, and the wake then places the sleeper on its waker's
+// processor: the pair ends up stacked on one processor
+// (bench/results/2026-11-29-vm-shared-cores.md). A program idle between
+// regions for long still frees its processors after the base budget.
+extern bool g_spin_adaptive;
+extern __thread uint8_t t_spin_shift __attribute__((tls_model("initial-exec")));
+constexpr uint8_t kSpinMaxShift = 4;
+inline uint64_t spin_budget() {
+  const uint64_t s = g_spin.spin_iterations.load(std::memory_order_relaxed);
+  const uint8_t k = t_spin_shift;
+  return k == 0 || s > (UINT64_MAX >> kSpinMaxShift) ? s : s << k;
+}
+
 // Whether a spinning thread should give its processor away now: when a
 // thread it may be waiting for last ran on this very processor, or sleeps
 // on a futex (a woken thread is placed next to its waker when no processor
@@ -106,5 +128,5 @@ void futex_wake(std::atomic<uint32_t>* addr, int count);
 namespace kite {
 // Base spin budget, in microseconds (OMP_WAIT_POLICY / KITE_SPIN_US). A
 // negative value means "spin forever" (active policy), 0 means sleep at once.
-void spin_set_budget_us(long us);
+void spin_set_budget_us(long us, bool adaptive = false);
 }  // namespace kite
