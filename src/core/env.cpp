@@ -18,7 +18,7 @@ namespace kite {
 
 GlobalIcvs g_icv;
 extern int g_num_procs_for_spin;
-extern bool g_unstack;
+extern int g_unstack;
 
 namespace {
 
@@ -270,10 +270,12 @@ void read_wait_policy() {
   if (v) {
     int b;
     const char* why;
-    if (env_parse_bool(v, &b, &why))
+    if (env_is(v, "verbose"))
+      g_unstack = 2;
+    else if (env_parse_bool(v, &b, &why))
       g_unstack = b != 0;
     else
-      bad("KITE_UNSTACK", v, why, "the default (true)");
+      bad("KITE_UNSTACK", v, "expected true, false or verbose", "the default (true)");
   }
   // An infinite budget still sleeps when threads outnumber processors:
   // spin_config_for_threads caps the spin then. Only the default budget

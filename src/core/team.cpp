@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,7 +39,7 @@ inline bool may_need(const Thread* other, int cpu) {
 
 }  // namespace
 
-bool g_unstack = true;  // KITE_UNSTACK (env.cpp)
+int g_unstack = 1;  // KITE_UNSTACK (env.cpp): 0 off, 1 on, 2 on and say each move
 
 namespace {
 
@@ -92,6 +93,11 @@ void unstack_move(int cpu, const Team* team) {
   }
   if (sched_setaffinity(0, sizeof moved, &moved) != 0) return;
   sched_setaffinity(0, sizeof orig, &orig);
+  if (g_unstack == 2) {
+    const Thread* me = tls_self;
+    fprintf(stderr, "kite: unstack: thread %d (team thread %d) moved from processor %d to %d\n",
+            me ? me->gtid : -1, me ? me->tid : -1, cpu, sched_getcpu());
+  }
 }
 
 // A spin check found `other` (which this thread may be waiting for) running

@@ -42,6 +42,7 @@ static const struct bad_case cases[] = {
     {"KITE_SPIN_US", "abc", "OMP_WAIT_POLICY = 'PASSIVE'"},
     {"KITE_SPIN_US", "-7", "OMP_WAIT_POLICY = 'PASSIVE'"},
     {"KITE_BARRIER", "round", NULL},
+    {"KITE_UNSTACK", "maybe", NULL},
     {"GOMP_SPINCOUNT", "lots", "OMP_WAIT_POLICY = 'PASSIVE'"},
     {"OMP_PROC_BIND", "sideways", "OMP_PROC_BIND = 'FALSE'"},
     {"OMP_PROC_BIND", "true,close", "OMP_PROC_BIND = 'FALSE'"},
