@@ -209,17 +209,15 @@ void read_stacksize() {
 // specific knob wins.
 void read_wait_policy() {
   long spin = kDefaultSpinUs;
-  bool chosen = false;  // a setting fixed the budget
+  bool adaptive = false;  // KITE_SPIN_US=adaptive
   const char* v = env_get("OMP_WAIT_POLICY");
   if (v) {
     if (env_is(v, "active")) {
       g_icv.wait_policy = 1;
       spin = -1;
-      chosen = true;
     } else if (env_is(v, "passive")) {
       g_icv.wait_policy = 2;
       spin = 0;
-      chosen = true;
     } else {
       bad("OMP_WAIT_POLICY", v, "expected active or passive", "the default policy");
     }
@@ -230,7 +228,6 @@ void read_wait_policy() {
     const char* end;
     if (env_is(v, "infinite") || env_is(v, "infinity")) {
       spin = -1;
-      chosen = true;
     } else if (env_parse_long_prefix(v, &count, &end) && count >= 0) {
       end = env_skip_blanks(end);
       long mult = 1;
@@ -243,7 +240,6 @@ void read_wait_policy() {
       }
       if (env_blank(end) && count <= LONG_MAX / mult) {
         spin = count * mult / 1000;  // about a thousand spins per microsecond
-        chosen = true;
       } else {
         bad("GOMP_SPINCOUNT", v, "expected a count with optional k, M, G, T", "the default");
       }
@@ -257,12 +253,14 @@ void read_wait_policy() {
     const char* why;
     if (env_is(v, "infinite")) {
       spin = -1;
-      chosen = true;
+    } else if (env_is(v, "adaptive")) {
+      spin = kDefaultSpinUs;
+      adaptive = true;
     } else if (env_parse_long(v, -1, 1000000000L, &us, &why)) {
       spin = us;
-      chosen = true;
     } else {
-      bad("KITE_SPIN_US", v, "expected microseconds (0..1e9), -1 or infinite", "the default");
+      bad("KITE_SPIN_US", v, "expected microseconds (0..1e9), -1, infinite or adaptive",
+          "the default");
     }
   }
   g_icv.spin_us = spin;
@@ -275,12 +273,11 @@ void read_wait_policy() {
     else if (env_parse_bool(v, &b, &why))
       g_unstack = b != 0;
     else
-      bad("KITE_UNSTACK", v, "expected true, false or verbose", "the default (true)");
+      bad("KITE_UNSTACK", v, "expected true, false or verbose", "the default (false)");
   }
   // An infinite budget still sleeps when threads outnumber processors:
-  // spin_config_for_threads caps the spin then. Only the default budget
-  // adapts per thread (wait.h).
-  spin_set_budget_us(spin, !chosen);
+  // spin_config_for_threads caps the spin then.
+  spin_set_budget_us(spin, adaptive);
 }
 
 // KITE_BARRIER: the shape of team barriers and forks (core/barrier.h).

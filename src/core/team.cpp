@@ -39,24 +39,28 @@ inline bool may_need(const Thread* other, int cpu) {
 
 }  // namespace
 
-int g_unstack = 1;  // KITE_UNSTACK (env.cpp): 0 off, 1 on, 2 on and say each move
+int g_unstack = 0;  // KITE_UNSTACK (env.cpp): 0 off (default), 1 on, 2 on and say each move
 
 namespace {
 
-// Un-stacking. When no processor is idle, the kernel places a thread woken
-// by a futex next to its waker, and nothing moves it back: two teammates on
-// one processor look to the load balancer like one processor's worth of
-// demand, as balanced as the alternative, so a pair stays stacked while
-// another process has the other processor to itself, and then every
-// synchronization between them costs a context switch (~3 us here; the
-// pair spread costs ~0.6 us; bench/results/2026-11-29-vm-shared-cores.md).
-// A waiting thread that keeps finding a teammate it may wait for on its
-// own processor moves itself: it narrows its affinity to processors no
-// teammate last ran on (else to any other), which migrates it at once,
-// and restores its mask. Only the higher-numbered thread of a pair moves,
-// only when the team fits in the process's processors and is not bound,
-// at most once per kUnstackMinNs per thread, the interval doubling (up to
+// Un-stacking (KITE_UNSTACK, off by default). When no processor is idle,
+// the kernel places a thread woken by a futex next to its waker, and
+// nothing moves it back: two teammates on one processor look to the load
+// balancer like one processor's worth of demand, as balanced as the
+// alternative, so a pair stays stacked while another process has the other
+// processor to itself, and then every synchronization between them costs a
+// context switch (~3 us here; the pair spread costs ~0.2-0.6 us). A waiting
+// thread that keeps finding a teammate it may wait for on its own
+// processor moves itself: it narrows its affinity to processors no
+// teammate last ran on (else to any other), which migrates it at once, and
+// restores its mask. Only the higher-numbered thread of a pair moves, only
+// when the team fits in the process's processors and is not bound, at most
+// once per kUnstackMinNs per thread, the interval doubling (up to
 // kUnstackMaxNs) while moves keep being undone within that window.
+// Why it is off by default: spread beside a busy process, the teammate
+// that shares a processor with it is descheduled for whole slices, and the
+// other spins through them; whole programs ran 10-90 % slower that way
+// than stacked (bench/results/2026-11-29-vm-unstack.md).
 constexpr uint32_t kUnstackHits = 16;               // consecutive stacked checks
 constexpr uint64_t kUnstackMinNs = 2000000;         // 2 ms
 constexpr uint64_t kUnstackMaxNs = 128000000;       // 128 ms

@@ -31,19 +31,17 @@ struct SpinConfig {
 };
 extern SpinConfig g_spin;
 
-// The spin budget adapts per thread when no setting chose it
-// (OMP_WAIT_POLICY, GOMP_SPINCOUNT, KITE_SPIN_US, kmp_set_blocktime and
-// kmp_set_library all fix it): a thread whose sleep ended within the
-// budget it had spun (spinning twice as long would have saved the sleep
-// and the wake) doubles its budget, up to 16 times the base; a thread
-// whose sleep lasted more than 8 budgets goes back to the base. Why: on
-// cores shared with another process, a teammate descheduled for one of
-// that process's time slices (a few ms) outlasts the 2 ms base, the
-// waiter sleeps, its processor goes idle, the balancer moves the other
-// process there, and the wake then places the sleeper on its waker's
-// processor: the pair ends up stacked on one processor
-// (bench/results/2026-11-29-vm-shared-cores.md). A program idle between
-// regions for long still frees its processors after the base budget.
+// With KITE_SPIN_US=adaptive the budget adapts per thread: a thread whose
+// sleep ended within the budget it had spun (spinning twice as long would
+// have saved the sleep and the wake) doubles its budget, up to 16 times
+// the 2 ms base; a thread whose sleep lasted more than 8 budgets goes back
+// to the base. Why: on cores shared with another process, a teammate
+// descheduled for one of that process's time slices (a few ms) outlasts
+// the 2 ms base, the waiter sleeps, its processor goes idle, the balancer
+// moves the other process there, and the wake then places the sleeper on
+// its waker's processor: the pair ends up stacked on one processor
+// (bench/results/2026-11-29-vm-shared-cores.md). With KITE_UNSTACK it keeps
+// a team spread; off by default for the reason given in team.cpp.
 extern bool g_spin_adaptive;
 extern __thread uint8_t t_spin_shift __attribute__((tls_model("initial-exec")));
 constexpr uint8_t kSpinMaxShift = 4;

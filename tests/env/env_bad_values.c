@@ -41,6 +41,7 @@ static const struct bad_case cases[] = {
     {"OMP_WAIT_POLICY", "busy", "OMP_WAIT_POLICY = 'PASSIVE'"},
     {"KITE_SPIN_US", "abc", "OMP_WAIT_POLICY = 'PASSIVE'"},
     {"KITE_SPIN_US", "-7", "OMP_WAIT_POLICY = 'PASSIVE'"},
+    {"KITE_SPIN_US", "adaptively", "OMP_WAIT_POLICY = 'PASSIVE'"},
     {"KITE_BARRIER", "round", NULL},
     {"KITE_UNSTACK", "maybe", NULL},
     {"GOMP_SPINCOUNT", "lots", "OMP_WAIT_POLICY = 'PASSIVE'"},
