@@ -47,6 +47,7 @@ extern __thread uint8_t t_spin_shift __attribute__((tls_model("initial-exec")));
 constexpr uint8_t kSpinMaxShift = 4;
 inline uint64_t spin_budget() {
   const uint64_t s = g_spin.spin_iterations.load(std::memory_order_relaxed);
+  if (KITE_LIKELY(!g_spin_adaptive)) return s;
   const uint8_t k = t_spin_shift;
   return k == 0 || s > (UINT64_MAX >> kSpinMaxShift) ? s : s << k;
 }
