@@ -418,9 +418,9 @@ void loop_end(Thread* self, const void* codeptr_ra, void* enter_frame) {
   loop_leave(self);
   if (KITE_UNLIKELY(ompt::active())) {
     ompt::work_end_slow(self);
-    ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_begin, codeptr_ra, enter_frame);
     team_barrier(self);
-    ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_end, codeptr_ra, enter_frame);
     return;
   }
   team_barrier(self);
@@ -435,9 +435,9 @@ bool loop_end_cancel(Thread* self, const void* codeptr_ra, void* enter_frame) {
   loop_leave(self);
   if (KITE_UNLIKELY(ompt::active())) {
     ompt::work_end_slow(self);
-    ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_begin, codeptr_ra, enter_frame);
     bool cancelled = team_barrier_cancellable(self);
-    ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_end, codeptr_ra, enter_frame);
     if (cancelled) ompt::cancel_slow(self, kCancelParallel, ompt_cancel_detected, codeptr_ra);
     return cancelled;
   }
@@ -446,9 +446,9 @@ bool loop_end_cancel(Thread* self, const void* codeptr_ra, void* enter_frame) {
 
 void workshare_barrier(Thread* self, const void* codeptr_ra, void* enter_frame) {
   if (KITE_UNLIKELY(ompt::active())) {
-    ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_begin, codeptr_ra, enter_frame);
     team_barrier(self);
-    ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_end, codeptr_ra, enter_frame);
     return;
   }
   team_barrier(self);
@@ -456,9 +456,9 @@ void workshare_barrier(Thread* self, const void* codeptr_ra, void* enter_frame) 
 
 bool workshare_barrier_cancellable(Thread* self, const void* codeptr_ra, void* enter_frame) {
   if (KITE_UNLIKELY(ompt::active())) {
-    ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_begin, codeptr_ra, enter_frame);
     bool cancelled = team_barrier_cancellable(self);
-    ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_end, codeptr_ra, enter_frame);
     if (cancelled) ompt::cancel_slow(self, kCancelParallel, ompt_cancel_detected, codeptr_ra);
     return cancelled;
   }

@@ -56,9 +56,9 @@ void* single_copy_start(Thread* self, const void* codeptr_ra, void* enter_frame)
   // single_copy_end stores the data before this barrier completes.
   if (KITE_UNLIKELY(ompt::active())) {
     ompt::work_end_slow(self);
-    ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_begin, codeptr_ra, enter_frame);
     team_barrier(self);
-    ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+    ompt::ws_barrier(self, ompt_scope_end, codeptr_ra, enter_frame);
   } else {
     team_barrier(self);
   }
@@ -74,9 +74,9 @@ void single_copy_end(Thread* self, void* data, const void* codeptr_ra, void* ent
   WorkShare* ws = self->ws_cur;
   if (!ws) return;
   ws->copyprivate = data;
-  if (tool) ompt::ws_barrier_slow(self, ompt_scope_begin, codeptr_ra, enter_frame);
+  if (tool) ompt::ws_barrier(self, ompt_scope_begin, codeptr_ra, enter_frame);
   team_barrier(self);
-  if (tool) ompt::ws_barrier_slow(self, ompt_scope_end, codeptr_ra, enter_frame);
+  if (tool) ompt::ws_barrier(self, ompt_scope_end, codeptr_ra, enter_frame);
   construct_leave(self, ws);
 }
 

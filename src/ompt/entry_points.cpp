@@ -13,6 +13,8 @@
 #include "core/target.h"
 #include "core/device.h"
 #include "ompt/callbacks.h"
+#include "ompt/ora.h"
+#include "ompt/tr2.h"
 #include "ompt/events_target.h"
 
 extern "C" int omp_get_num_devices(void);
@@ -131,8 +133,10 @@ ompt_set_result_t set_callback(ompt_callbacks_t event, ompt_callback_t cb) {
   // A callback that would never be called is not registered, so
   // ompt_get_callback does not report it either.
   g_callbacks.fn[e] = r == ompt_set_never ? nullptr : cb;
+  refresh_barrier_hooked();
   return r;
 }
+
 
 int get_callback(ompt_callbacks_t event, ompt_callback_t* cb) {
   int e = int(event);
@@ -368,7 +372,20 @@ ompt_interface_fn_t lookup(const char* name) {
   return nullptr;
 }
 
-void clear_callbacks() { memset(&g_callbacks, 0, sizeof g_callbacks); }
+std::atomic<bool> g_barrier_hooked{false};
+
+void refresh_barrier_hooked() {
+  g_barrier_hooked.store(g_callbacks.fn[ompt_callback_sync_region] ||
+                             g_callbacks.fn[ompt_callback_sync_region_wait] ||
+                             ora::g_live.load(std::memory_order_acquire) ||
+                             tr2::g_live.load(std::memory_order_acquire),
+                         std::memory_order_release);
+}
+
+void clear_callbacks() {
+  memset(&g_callbacks, 0, sizeof g_callbacks);
+  refresh_barrier_hooked();
+}
 
 }  // namespace ompt
 }  // namespace kite

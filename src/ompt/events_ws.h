@@ -50,6 +50,17 @@ void taskloop_task_slow(Thread* me, Task* t, bool undeferred, uint64_t first,
 // wait_barrier_implicit_workshare). codeptr_ra: the end call's.
 void ws_barrier_slow(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
                      void* enter_frame);
+// The same, for a caller that found active(): inline when nothing fires at
+// the barrier (barrier_hooked) and no construct is left open.
+inline void ws_barrier(Thread* me, ompt_scope_endpoint_t ep, const void* codeptr_ra,
+                       void* enter_frame) {
+  if (KITE_UNLIKELY(barrier_hooked()) || (ep == ompt_scope_begin && me->ompt.work))
+    ws_barrier_slow(me, ep, codeptr_ra, enter_frame);
+  else if (ep == ompt_scope_begin)
+    barrier_quiet_begin(me, ompt_state_wait_barrier_implicit_workshare, enter_frame);
+  else
+    barrier_quiet_end(me);
+}
 // Any other barrier a construct implies, by kind: sync_region and
 // sync_region_wait of `kind` around the waiting, the thread in the waiting
 // state that kind calls for (ompt_sync_region_barrier_implementation and

@@ -158,6 +158,7 @@ void start(const Entry& e) {
   g_tasks.store(true, std::memory_order_relaxed);
   update_active();
   g_live.store(true, std::memory_order_release);
+  ompt::refresh_barrier_hooked();
   pthread_mutex_unlock(&g_control);
   e.answer(OMP_ERRCODE_OK, 0);
 }
@@ -176,6 +177,7 @@ void stop(const Entry& e) {
     return e.answer(OMP_ERRCODE_SEQUENCE_ERR, 0);
   }
   g_live.store(false, std::memory_order_release);
+  ompt::refresh_barrier_hooked();
   g_tasks.store(false, std::memory_order_relaxed);
   for (auto& cb : g_callbacks) cb.store(nullptr, std::memory_order_relaxed);
   update_task_callbacks();
@@ -194,6 +196,7 @@ void pause(const Entry& e, bool paused) {
   }
   g_paused = paused;
   g_live.store(!paused, std::memory_order_release);
+  ompt::refresh_barrier_hooked();
   pthread_mutex_unlock(&g_control);
   e.answer(OMP_ERRCODE_OK, 0);
 }

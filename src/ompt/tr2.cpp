@@ -329,6 +329,7 @@ void shutdown_at_exit() {
     ompt::on_initial_thread_end(me);
   if (auto f = cb<pub::ompt_callback_t>(kRuntimeShutdown)) f();
   g_live.store(false, std::memory_order_release);
+  ompt::refresh_barrier_hooked();
   for (auto& c : g_cb) c.store(nullptr, std::memory_order_relaxed);
   ompt::g_active.store(ompd::g_debugging != 0 || ora::started(), std::memory_order_release);
 }
@@ -359,6 +360,7 @@ Outcome activate(const char** where) {
     return Outcome::kDeclined;
   }
   g_live.store(true, std::memory_order_release);
+  ompt::refresh_barrier_hooked();
   ompt::g_active.store(true, std::memory_order_release);
   atexit(shutdown_at_exit);
   return Outcome::kAccepted;

@@ -3,8 +3,8 @@
  * forks 40 regions 3 ms apart (the base budget is 2 ms) and counts the
  * worker's voluntary context switches (its futex sleeps) over them. With
  * the adaptive budget the worker stops sleeping after the first gaps; with
- * the default (2 ms, fixed) and budgets a setting fixes (KITE_SPIN_US,
- * GOMP_SPINCOUNT, OMP_WAIT_POLICY=passive) it sleeps in most of the gaps.
+ * budgets a setting fixes well under the gap (KITE_SPIN_US=500,
+ * GOMP_SPINCOUNT, OMP_WAIT_POLICY=passive) it sleeps in most of them.
  * Margins are wide: a worker descheduled while it spins sleeps less, never
  * more; a loaded machine stretches the gaps past what adapts (RUN_SERIAL).
  * kite-test-threads: 2
@@ -79,15 +79,10 @@ int main(int argc, char** argv) {
   fprintf(stderr, "adaptive budget: %ld sleeps in %d gaps\n", s, kGaps);
   CHECK_CHILD(s >= 0 && s <= kGaps / 4, &r);
 
-  const char* none[] = {NULL};
-  run_child(&r, "gaps", none);
-  CHECK_CHILD(r.status == 0, &r);
-  s = sleeps_of(&r);
-  fprintf(stderr, "default budget: %ld sleeps in %d gaps\n", s, kGaps);
-  CHECK_CHILD(s >= kGaps / 2, &r);
-
-  const char* fixed[][2] = {{"KITE_SPIN_US=2000", NULL},
-                            {"KITE_SPIN_US=500", NULL},
+  /* The controls' budgets lie well under the gap: a budget is counted in
+   * pause instructions calibrated at start-up, and the default 2 ms, fixed,
+   * slept in anywhere from 13 to 40 of the 3 ms gaps across runs. */
+  const char* fixed[][2] = {{"KITE_SPIN_US=500", NULL},
                             {"GOMP_SPINCOUNT=200000", NULL},
                             {"OMP_WAIT_POLICY=passive", NULL}};
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; ++i) {

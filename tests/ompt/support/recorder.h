@@ -205,8 +205,10 @@ static int rec_initialize(ompt_function_lookup_t lookup, int device, ompt_data_t
   REC_REGISTER(ompt_callback_parallel_begin, rec_parallel_begin);
   REC_REGISTER(ompt_callback_parallel_end, rec_parallel_end);
   REC_REGISTER(ompt_callback_implicit_task, rec_implicit_task);
+#ifndef RECORDER_NO_SYNC /* a tool told of no barrier (as kite profile) */
   REC_REGISTER(ompt_callback_sync_region, rec_sync_region);
   REC_REGISTER(ompt_callback_sync_region_wait, rec_sync_wait);
+#endif
   tool_data->value = 0x6b697465;
 #ifdef RECORDER_DECLINE
   return 0;
