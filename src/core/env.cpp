@@ -17,8 +17,6 @@
 namespace kite {
 
 GlobalIcvs g_icv;
-extern int g_num_procs_for_spin;
-extern int g_unstack;
 
 namespace {
 

@@ -14,14 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <sched.h>
-#include <time.h>
 
 #include "ompt/callbacks.h"
 #include "places.h"
 
 namespace kite {
-
-extern int g_num_procs_for_spin;
 
 __thread Thread* tls_self __attribute__((tls_model("initial-exec"))) = nullptr;
 
@@ -39,7 +36,7 @@ inline bool may_need(const Thread* other, int cpu) {
 
 }  // namespace
 
-int g_unstack = 0;  // KITE_UNSTACK (env.cpp): 0 off (default), 1 on, 2 on and say each move
+int g_unstack = 0;  // wait.h
 
 namespace {
 
@@ -70,12 +67,6 @@ struct UnstackState {
   uint64_t interval_ns;  // current minimum interval between moves
 };
 __thread UnstackState t_unstack __attribute__((tls_model("initial-exec")));
-
-uint64_t unstack_now_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
 
 // Move the calling thread off `cpu`, preferring processors none of `team`'s
 // threads last ran on. cpu_set_t covers 1024 processors; a larger machine
@@ -114,7 +105,7 @@ void note_stacked(Thread* me, bool mover, int team_size, int cpu, const Team* te
   if (!g_unstack || !mover || me->place >= 0 || team_size > g_num_procs_for_spin ||
       g_spin.yield_while_spinning.load(std::memory_order_relaxed))
     return;
-  const uint64_t now = unstack_now_ns();
+  const uint64_t now = mono_ns();
   if (now < u.next_ns) return;
   // Stacked again soon after the last move: the move did not hold (the
   // balancer or a wake put us back); back off.

@@ -16,12 +16,6 @@ bool g_spin_adaptive = false;
 __thread uint8_t t_spin_shift __attribute__((tls_model("initial-exec"))) = 0;
 static uint64_t g_spin_base_ns = 2000000;
 
-static uint64_t mono_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
-
 // After a sleep of `slept` ns that followed a full spin (wait.h).
 static void spin_adapt(uint64_t slept) {
   const uint64_t budget = g_spin_base_ns << t_spin_shift;

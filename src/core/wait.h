@@ -5,6 +5,8 @@
 
 #include "base.h"
 
+#include <time.h>
+
 namespace kite {
 
 // A 32-bit word threads wait on, plus a count of sleepers so that a waker
@@ -60,6 +62,17 @@ inline uint64_t spin_budget() {
 // wants it: another process when the cores are shared, for a whole
 // scheduler slice (bench/results/2026-11-29-vm-shared-cores.md).
 bool spin_should_yield();
+// KITE_UNSTACK (team.cpp): 0 off (default), 1 on, 2 on and say each move.
+extern int g_unstack;
+// Processors of the process's affinity mask at start-up (env.cpp), what
+// "more threads than processors" is measured against.
+extern int g_num_procs_for_spin;
+// CLOCK_MONOTONIC in ns (the adaptive budget and un-stacking's backoff).
+inline uint64_t mono_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
 // The calling thread goes to sleep on a futex (true) or woke up (team.cpp).
 void thread_note_asleep(bool asleep);
 
