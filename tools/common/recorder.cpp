@@ -20,7 +20,8 @@ namespace kite_rec {
 // Side by side: stamp() reads both on the ns clock.
 __attribute__((aligned(16))) bool use_tsc;
 int64_t clock_skew_ns;
-__attribute__((tls_model("initial-exec"))) thread_local Cursor *tls_cursors;
+__thread Cursor *tls_cursors __attribute__((tls_model("initial-exec")));
+__thread uint64_t tls_next_id __attribute__((tls_model("initial-exec")));
 
 namespace {
 
@@ -135,7 +136,6 @@ struct Window {
 struct ThreadFiles {
   Cursor cursor[kStreamCount];  // tls_cursors of its thread
   Window stream[kStreamCount];
-  uint64_t next_id = 1;
   uint32_t index = 0;
 };
 
@@ -432,11 +432,12 @@ ThreadFiles *make_files(bool all_streams) {
         new (&t->stream[k]) Window();
         t->stream[k].pos = &t->cursor[k];
       }
-      t->next_id = 1;
       t->index = thread_count.fetch_add(1, std::memory_order_relaxed);
       if (!open_stream(t, kEvents)) {
         free(t);
         t = nullptr;
+      } else {
+        tls_next_id = (uint64_t(t->index) << kIdThreadShift) | 1;
       }
     }
   }
@@ -444,7 +445,7 @@ ThreadFiles *make_files(bool all_streams) {
     for (int s = 1; s < kStreamCount; ++s)
       if (t->stream[s].fd < 0 && !t->stream[s].broken) open_stream(t, Stream(s));
   self = t;
-  tls_cursors = t ? t->cursor : nullptr;
+  tls_cursors = t && use_tsc ? t->cursor : nullptr;  // recorder.h: the inline path stamps the TSC
   making = false;
   return t;
 }
@@ -499,6 +500,7 @@ void atfork_child() {
       }
     self = nullptr;
     tls_cursors = nullptr;
+    tls_next_id = 0;
   }
   open_streams.store(nullptr);
   writer_running.store(false);
@@ -668,10 +670,27 @@ Record *slots_slow(Stream s, unsigned n) {
   return r;
 }
 
-uint64_t new_id() {
-  ThreadFiles *t = self;
-  if (!t && !(t = make_files(false))) return 0;
-  return (uint64_t(t->index) << kIdThreadShift) | t->next_id++;
+// Every field of rec but its time into r, the kind stored last.
+inline void fill_from(Record *r, const Record &rec) {
+  r->sub = rec.sub;
+  r->f16 = rec.f16;
+  r->u32 = rec.u32;
+  r->a = rec.a;
+  r->b = rec.b;
+  r->c = rec.c;
+  r->d = rec.d;
+  __atomic_store_n(&r->kind, rec.kind, __ATOMIC_RELEASE);
+}
+
+__attribute__((noinline, cold)) void record_slow(const Record &rec) {
+  if (Record *r = slots_slow(kEvents, 1)) fill_from(r, rec);
+}
+
+uint64_t new_id_slow() {
+  if (!self && !make_files(false)) return 0;
+  uint64_t v = tls_next_id;
+  if (v) tls_next_id = v + 1;
+  return v;
 }
 
 uint64_t dropped() { return dropped_records.load(std::memory_order_relaxed); }
@@ -689,14 +708,7 @@ __attribute__((visibility("default"))) int kite_rec_external(const kite_trace::R
   if (!kite_rec::started.load(std::memory_order_acquire)) return 0;
   kite_rec::Record *s = kite_rec::slot(kite_rec::kEvents);
   if (!s) return 0;
-  s->sub = r->sub;
-  s->f16 = r->f16;
-  s->u32 = r->u32;
-  s->a = r->a;
-  s->b = r->b;
-  s->c = r->c;
-  s->d = r->d;
-  __atomic_store_n(&s->kind, r->kind, __ATOMIC_RELEASE);
+  kite_rec::fill_from(s, *r);
   return 1;
 }
 

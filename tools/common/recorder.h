@@ -99,49 +99,89 @@ int thread_index();
 // part of the window it fills. Initial-exec TLS (a plain %fs-relative load;
 // the tool libraries are dlopen'ed by the runtime and glibc keeps static TLS
 // room for a few such words), so that the common case of slots() is a few
-// instructions inlined into the callback.
+// instructions inlined into the callback. `__thread`, not `thread_local`:
+// a C++ thread_local defined in another file is reached through its
+// initialization wrapper (a GOT load and a test on every record).
+// Null until the thread's files exist, and always null when the clock is
+// not the TSC: every record then takes slots_slow, which reads the clock.
 struct Cursor {
   Record *cur = nullptr;
   Record *end = nullptr;
 };
-extern __attribute__((tls_model("initial-exec"))) thread_local Cursor *tls_cursors;
+extern __thread Cursor *tls_cursors __attribute__((tls_model("initial-exec")));
 
-// slots() when the window is full, the stream not open yet, or recording
-// stopped.
+// slots() when the window is full, the stream not open yet, recording
+// stopped, or the clock is not the TSC.
 Record *slots_slow(Stream stream, unsigned n);
+
+// The inline part of slots(): n records of the window the thread fills, the
+// first's time stamped, or nullptr when slots_slow must decide.
+inline Record *slots_fast(Stream stream, unsigned n) {
+  Cursor *c = tls_cursors;
+  if (__builtin_expect(c != nullptr, 1)) {
+    Record *r = c[stream].cur;
+    if (__builtin_expect(r && size_t(c[stream].end - r) >= n, 1)) {
+      c[stream].cur = r + n;
+      r->time = __rdtsc();
+      return r;
+    }
+  }
+  return nullptr;
+}
 
 // n >= 1 consecutive records of the stream, all zero but the first's time,
 // or nullptr (no stream, or the file cannot grow). The caller stores the
 // first record's kind last (__atomic_store_n release): a record the reader
 // sees with a kind is whole. The event stream is created on demand.
 inline Record *slots(Stream stream, unsigned n) {
-  Cursor *c = tls_cursors;
-  if (__builtin_expect(c != nullptr, 1)) {
-    Record *r = c[stream].cur;
-    if (__builtin_expect(r && size_t(c[stream].end - r) >= n, 1)) {
-      c[stream].cur = r + n;
-      r->time = stamp();
-      return r;
-    }
-  }
-  return slots_slow(stream, n);
+  Record *r = slots_fast(stream, n);
+  return __builtin_expect(r != nullptr, 1) ? r : slots_slow(stream, n);
 }
 inline Record *slot(Stream stream) { return slots(stream, 1); }
 
+// Records rec on the event stream through slots_slow: its time is taken
+// now, its other fields copied, its kind stored last. Out of line, so that
+// a callback's inline path (KITE_RECORD_EVENT) needs no stack frame.
+void record_slow(const Record &rec);
+
 // Records one event: a record of the event stream, the fields set by the
-// statements given (on r_), then the kind, stored last.
-#define KITE_RECORD_EVENT(KIND, ...)                                       \
-  do {                                                                     \
-    ::kite_rec::Record *r_ = ::kite_rec::slot(::kite_rec::kEvents);        \
-    if (r_) {                                                              \
-      __VA_ARGS__;                                                         \
-      __atomic_store_n(&r_->kind, uint8_t(KIND), __ATOMIC_RELEASE);        \
-    }                                                                      \
+// statements given (on r_), then the kind, stored last. When the inline
+// path cannot take it (FAST false, or slots_fast has no room), the same
+// statements fill a record on the stack, rec_, and SLOW (a statement on
+// rec_) takes it.
+#define KITE_RECORD_EVENT_GATED(FAST, SLOW, KIND, ...)                               \
+  do {                                                                             \
+    ::kite_rec::Record *r_ =                                                       \
+        __builtin_expect(bool(FAST), 1) ? ::kite_rec::slots_fast(::kite_rec::kEvents, 1) \
+                                        : nullptr;                                 \
+    if (__builtin_expect(r_ != nullptr, 1)) {                                      \
+      __VA_ARGS__;                                                                 \
+      __atomic_store_n(&r_->kind, uint8_t(KIND), __ATOMIC_RELEASE);                \
+    } else {                                                                       \
+      ::kite_rec::Record rec_{};                                                   \
+      r_ = &rec_;                                                                  \
+      __VA_ARGS__;                                                                 \
+      rec_.kind = uint8_t(KIND);                                                   \
+      SLOW;                                                                        \
+    }                                                                              \
   } while (0)
+#define KITE_RECORD_EVENT(KIND, ...) \
+  KITE_RECORD_EVENT_GATED(true, ::kite_rec::record_slow(rec_), KIND, __VA_ARGS__)
 
 // A process-unique id: the thread index in the high bits, a per-thread
 // counter below (raw_format.h kIdThreadShift). 0 if the thread cannot record.
-uint64_t new_id();
+// tls_next_id is the calling thread's next one, 0 until its files exist
+// (new_id_slow makes them).
+extern __thread uint64_t tls_next_id __attribute__((tls_model("initial-exec")));
+uint64_t new_id_slow();
+inline uint64_t new_id() {
+  uint64_t v = tls_next_id;
+  if (__builtin_expect(v != 0, 1)) {
+    tls_next_id = v + 1;
+    return v;
+  }
+  return new_id_slow();
+}
 
 // Records dropped so far (no stream, or a file that could not grow).
 uint64_t dropped();

@@ -68,20 +68,24 @@ inline uint64_t ra(const void *p) { return reinterpret_cast<uint64_t>(p); }
 // Records one event (KITE_RECORD_EVENT), or with a window or --regions
 // hands it to the filter (trace_filter.h) with whether it is inside a chosen
 // region: the fields are set in a record of the stack first.
-#define KT_RECORD_IN(IN_REGION, KIND, ...)                  \
-  do {                                                     \
-    if (__builtin_expect(!filtering, 1)) {                 \
-      KITE_RECORD_EVENT(KIND, __VA_ARGS__);                \
-    } else {                                               \
-      ::kite_rec::Record rec_{};                           \
-      ::kite_rec::Record *r_ = &rec_;                      \
-      (void)r_;                                            \
-      __VA_ARGS__;                                         \
-      rec_.kind = uint8_t(KIND);                           \
-      filtered(rec_, (IN_REGION));                         \
-    }                                                      \
-  } while (0)
+#define KT_RECORD_IN(IN_REGION, KIND, ...)                                           \
+  KITE_RECORD_EVENT_GATED(!filtering,                                                \
+                          if (filtering) filtered(rec_, (IN_REGION));                \
+                          else ::kite_rec::record_slow(rec_),                        \
+                          KIND, __VA_ARGS__)
 #define KT_RECORD(KIND, ...) KT_RECORD_IN(!regions_on || inside() > 0, KIND, __VA_ARGS__)
+
+// The callbacks that keep --regions' state have one body, a template on
+// whether a region list is on (R): NAME runs the body without any of the
+// filter's state unless regions_on, and the body with it out of line, so
+// that the common case is a few instructions without a stack frame. FULL
+// forwards NAME's parameters, ARGS are the body's.
+#define KT_SPLIT(NAME, BODY, PARAMS, FULL, ARGS)                        \
+  __attribute__((noinline)) void NAME##_regions PARAMS { BODY<true> ARGS; } \
+  void NAME PARAMS {                                                \
+    if (__builtin_expect(regions_on, 0)) return NAME##_regions FULL;  \
+    BODY<false> ARGS;                                               \
+  }
 
 // Thread begin and end name the tracks: recorded with any --regions.
 void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data) {
@@ -93,38 +97,57 @@ void on_thread_end(ompt_data_t *) { KT_RECORD_IN(true, kThreadEnd, (void)0); }
 
 // --regions: a region is chosen when its code is one of the list's lines or
 // it begins inside a chosen one; the thread is inside it until its end.
-void on_parallel_begin(ompt_data_t *task, const ompt_frame_t *, ompt_data_t *parallel,
-                       unsigned requested, int flags, const void *codeptr) {
+template <bool R>
+__attribute__((always_inline)) inline void parallel_begin(ompt_data_t *task, ompt_data_t *parallel,
+                                                           unsigned requested, int flags,
+                                                           const void *codeptr) {
   uint64_t id = new_id();
-  bool chosen = regions_on && (inside() > 0 || chosen_codeptr(ra(codeptr)));
+  bool chosen = R && (inside() > 0 || chosen_codeptr(ra(codeptr)));
   if (chosen) inside()++;
   if (parallel) parallel->value = id | (chosen ? kChosen : 0);
-  KT_RECORD_IN(!regions_on || chosen, kParallelBegin, r_->a = id; r_->b = idof(task);
+  KT_RECORD_IN(!R || chosen, kParallelBegin, r_->a = id; r_->b = idof(task);
                r_->u32 = requested; r_->d = unsigned(flags); r_->c = ra(codeptr));
 }
-void on_parallel_end(ompt_data_t *parallel, ompt_data_t *task, int flags, const void *codeptr) {
-  bool chosen = marked(parallel, kChosen);
-  KT_RECORD_IN(!regions_on || chosen, kParallelEnd, r_->a = idof(parallel); r_->b = idof(task);
+KT_SPLIT(on_parallel_begin, parallel_begin,
+         (ompt_data_t *task, const ompt_frame_t *frame, ompt_data_t *parallel,
+          unsigned requested, int flags, const void *codeptr),
+         (task, frame, parallel, requested, flags, codeptr), (task, parallel, requested, flags, codeptr))
+template <bool R>
+__attribute__((always_inline)) inline void parallel_end(ompt_data_t *parallel, ompt_data_t *task,
+                                                         int flags, const void *codeptr) {
+  bool chosen = R && marked(parallel, kChosen);
+  KT_RECORD_IN(!R || chosen, kParallelEnd, r_->a = idof(parallel); r_->b = idof(task);
                r_->d = unsigned(flags); r_->c = ra(codeptr));
   if (chosen && inside() > 0) inside()--;
 }
+KT_SPLIT(on_parallel_end, parallel_end,
+         (ompt_data_t *parallel, ompt_data_t *task, int flags, const void *codeptr),
+         (parallel, task, flags, codeptr), (parallel, task, flags, codeptr))
 // The implicit task of a chosen region, on every thread of its team (the
 // implicit task's end has no parallel_data: the mark is on the task's).
-void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
-                      unsigned parallelism, unsigned index, int flags) {
+template <bool R>
+__attribute__((always_inline)) inline void implicit_task(ompt_scope_endpoint_t endpoint,
+                                                          ompt_data_t *parallel, ompt_data_t *task,
+                                                          unsigned parallelism, unsigned index,
+                                                          int flags) {
   bool chosen = false;
   if (endpoint == ompt_scope_begin) {
-    chosen = regions_on && (inside() > 0 || marked(parallel, kChosen));
+    chosen = R && (inside() > 0 || marked(parallel, kChosen));
     if (chosen) inside()++;
     if (task) task->value = new_id() | (chosen ? kChosen : 0);
   } else {
-    chosen = marked(task, kChosen);
+    chosen = R && marked(task, kChosen);
   }
-  KT_RECORD_IN(!regions_on || chosen, kImplicitTask, r_->sub = uint8_t(endpoint);
+  KT_RECORD_IN(!R || chosen, kImplicitTask, r_->sub = uint8_t(endpoint);
                r_->a = idof(parallel); r_->b = idof(task); r_->u32 = parallelism; r_->d = index;
                r_->f16 = (flags & ompt_task_initial) ? 1 : 0);
   if (endpoint == ompt_scope_end && chosen && inside() > 0) inside()--;
 }
+KT_SPLIT(on_implicit_task, implicit_task,
+         (ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
+          unsigned parallelism, unsigned index, int flags),
+         (endpoint, parallel, task, parallelism, index, flags),
+         (endpoint, parallel, task, parallelism, index, flags))
 
 void on_work(ompt_work_t type, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
              ompt_data_t *task, uint64_t count, const void *codeptr) {
@@ -144,7 +167,7 @@ void on_dispatch(ompt_data_t *, ompt_data_t *task, ompt_dispatch_t kind, ompt_da
   KT_RECORD(kDispatch, r_->sub = uint8_t(kind); r_->b = idof(task); r_->a = start;
             r_->d = iterations);
 }
-void on_sync(uint8_t kind, ompt_sync_region_t region, ompt_scope_endpoint_t endpoint,
+__attribute__((always_inline)) inline void on_sync(uint8_t kind, ompt_sync_region_t region, ompt_scope_endpoint_t endpoint,
              ompt_data_t *parallel, ompt_data_t *task, const void *codeptr) {
   KT_RECORD(kind, r_->sub = uint8_t(endpoint); r_->f16 = uint16_t(region);
             r_->a = idof(parallel); r_->b = idof(task); r_->c = ra(codeptr));
@@ -161,25 +184,39 @@ void on_reduction(ompt_sync_region_t k, ompt_scope_endpoint_t e, ompt_data_t *p,
                   const void *c) {
   on_sync(kReduction, k, e, p, t, c);
 }
-void on_task_create(ompt_data_t *parent, const ompt_frame_t *, ompt_data_t *task, int flags,
-                    int has_dependences, const void *codeptr) {
+template <bool R>
+__attribute__((always_inline)) inline void task_create(ompt_data_t *parent, ompt_data_t *task,
+                                                        int flags, int has_dependences,
+                                                        const void *codeptr) {
   uint64_t id = new_id();
-  bool chosen = regions_on && inside() > 0;  // it is inside, wherever it runs
+  bool chosen = R && inside() > 0;  // it is inside, wherever it runs
   if (task) task->value = id | (chosen ? kChosenTask : 0);
-  KT_RECORD(kTaskCreate, r_->a = id; r_->b = idof(parent); r_->u32 = unsigned(flags);
-            r_->sub = has_dependences ? 1 : 0; r_->c = ra(codeptr));
+  KT_RECORD_IN(!R || chosen, kTaskCreate, r_->a = id; r_->b = idof(parent);
+               r_->u32 = unsigned(flags); r_->sub = has_dependences ? 1 : 0;
+               r_->c = ra(codeptr));
 }
+KT_SPLIT(on_task_create, task_create,
+         (ompt_data_t *parent, const ompt_frame_t *frame, ompt_data_t *task, int flags,
+          int has_dependences, const void *codeptr),
+         (parent, frame, task, flags, has_dependences, codeptr),
+         (parent, task, flags, has_dependences, codeptr))
 // A thread running an explicit task created inside a chosen region is inside
 // it while the task runs; the task's switches in and out pair up per thread
 // (the fulfill events of detached tasks are no switch).
-void on_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next) {
-  bool switches = status != ompt_task_early_fulfill && status != ompt_task_late_fulfill;
+template <bool R>
+__attribute__((always_inline)) inline void task_schedule(ompt_data_t *prior,
+                                                          ompt_task_status_t status,
+                                                          ompt_data_t *next) {
+  bool switches = R && status != ompt_task_early_fulfill && status != ompt_task_late_fulfill;
   bool out = switches && marked(prior, kChosenTask), in = switches && marked(next, kChosenTask);
-  KT_RECORD_IN(!regions_on || out || in || inside() > 0, kTaskSchedule, r_->a = idof(prior);
+  KT_RECORD_IN(!R || out || in || inside() > 0, kTaskSchedule, r_->a = idof(prior);
                r_->sub = uint8_t(status); r_->b = idof(next));
   if (out && inside() > 0) inside()--;
   if (in) inside()++;
 }
+KT_SPLIT(on_task_schedule, task_schedule,
+         (ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next),
+         (prior, status, next), (prior, status, next))
 void on_task_dependence(ompt_data_t *src, ompt_data_t *sink) {
   KT_RECORD(kTaskDependence, r_->a = idof(src); r_->b = idof(sink));
 }
