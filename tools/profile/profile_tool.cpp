@@ -17,6 +17,7 @@
 #include <libunwind.h>
 #include <omp-tools.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -130,6 +131,37 @@ TaskView current_task() {
   return v;
 }
 
+// One unwind at a time in the process, taken with a bounded wait. libunwind
+// keeps its register-state cache global (Debian builds it without the
+// per-thread one: its TLS segment is 16 bytes) behind a mutex held across
+// the dl_iterate_phdr that looks a new code address up. Without this gate
+// two sampled threads could deadlock on that mutex: one holding it and
+// waiting for the loader's lock, which the other's interrupted code held,
+// while the other's handler waited for the mutex (issue 24). With it, no
+// thread ever waits for libunwind's mutex while another holds it: a handler
+// that finds the gate closed for kGateWaitNs records the interrupted pc
+// alone (counted: unwinds_skipped= in the meta file) and returns, which
+// lets the thread holding the loader's lock go on. (Without any cache,
+// unw_backtrace from a signal handler takes its slow path at every sample:
+// 25-45 us here against 4, issue 23.)
+std::atomic<bool> unwind_gate{false};
+std::atomic<uint64_t> unwinds_skipped{0};
+constexpr uint64_t kGateWaitNs = 50000;
+
+bool gate_enter(uint64_t wait_ns) {
+  if (!unwind_gate.exchange(true, std::memory_order_acquire)) return true;
+  uint64_t deadline = wait_ns ? kite_rec::now_ns() + wait_ns : 0;
+  while (wait_ns) {
+    for (int i = 0; i < 64; ++i) __builtin_ia32_pause();
+    if (!unwind_gate.load(std::memory_order_relaxed) &&
+        !unwind_gate.exchange(true, std::memory_order_acquire))
+      return true;
+    if (kite_rec::now_ns() >= deadline) break;
+  }
+  return false;
+}
+void gate_leave() { unwind_gate.store(false, std::memory_order_release); }
+
 void on_sigprof(int, siginfo_t *si, void *uc) {
   if (!active) return;
   int saved_errno = errno;
@@ -143,8 +175,16 @@ void on_sigprof(int, siginfo_t *si, void *uc) {
   // kernel's signal frame; the frames above the interrupted one (this
   // handler, the signal trampoline) are dropped at the interrupted pc.
   void *raw[kMaxFrames + 4];
-  int got = unw_backtrace(raw, kMaxFrames + 4);
   uintptr_t pc = uintptr_t(static_cast<ucontext_t *>(uc)->uc_mcontext.gregs[REG_RIP]);
+  int got;
+  if (gate_enter(kGateWaitNs)) {
+    got = unw_backtrace(raw, kMaxFrames + 4);
+    gate_leave();
+  } else {
+    raw[0] = reinterpret_cast<void *>(pc);
+    got = 1;
+    unwinds_skipped.fetch_add(1, std::memory_order_relaxed);
+  }
   int first = 0;
   for (int i = 0; i < got && i < 6; ++i)
     if (uintptr_t(raw[i]) == pc) {
@@ -182,9 +222,13 @@ __attribute__((tls_model("initial-exec"))) thread_local bool has_timer;
 void start_thread_timer() {
   if (kite_rec::prepare_thread() < 0) return;
   clocks_thread_start();
-  // Warm libunwind's caches on this thread outside any signal handler.
-  void *warm[4];
-  unw_backtrace(warm, 4);
+  // Warm libunwind's caches on this thread outside any signal handler
+  // (through the gate, without waiting: see on_sigprof).
+  if (gate_enter(0)) {
+    void *warm[4];
+    unw_backtrace(warm, 4);
+    gate_leave();
+  }
   sigevent sev;
   memset(&sev, 0, sizeof sev);
   sev.sigev_notify = SIGEV_THREAD_ID;
@@ -282,19 +326,11 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t *) {
       realpath(info.dli_fname, real))
     kite_rec::append_meta("runtime_module=%s\n", real);
   kite_rec::append_meta("rate_hz=%ld\nperiod_ns=%ld\n", 1000000000L / period_ns, period_ns);
-  // No register-state cache. Debian's libunwind has no per-thread cache
-  // (its man page: "If thread-local caching are unavailable or unsupported,
-  // libunwind may fall back on using a global cache"), and the global one
-  // is a mutex held across the dl_iterate_phdr that looks a new address up.
-  // Two threads sampled at once deadlocked on it: one held that mutex and
-  // waited for the loader's lock, which the other's interrupted code held
-  // (Open MPI's MPI_Init loading its components) while its handler waited
-  // for the mutex (1 run in ~25 of a 4-rank job; issue 24). Without the
-  // cache, a handler never waits for another thread: the loader's lock is
-  // recursive for the thread that holds it. unw_backtrace's own per-thread
-  // trace cache still makes a warm unwind a lookup (0.07 us per call here,
-  // 0.10 with the global cache).
-  unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_NONE);
+  // libunwind's global register-state cache, every use of it behind
+  // unwind_gate (on_sigprof says why). Without a cache (issue 24's first
+  // answer to the deadlock) an unwind from the signal handler missed
+  // unw_backtrace's trace cache every time and took 25-45 us; with it, 4.
+  unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_GLOBAL);
   clocks_init(getenv("KITE_PROFILE_COUNTERS"));
 
   struct sigaction sa;
@@ -327,6 +363,8 @@ void finalize(ompt_data_t *) {
   if (!active) return;
   active = false;
   stop_thread_timer();
+  kite_rec::append_meta("unwinds_skipped=%llu\n",
+                        (unsigned long long)unwinds_skipped.load(std::memory_order_relaxed));
   kite_rec::finish();
 }
 

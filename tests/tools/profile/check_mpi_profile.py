@@ -67,7 +67,10 @@ def produce(a, prog, out):
                     "KITE_PROFILE_DIR": raw, "KITE_PROFILE_RATE": str(RATE),
                     "LD_LIBRARY_PATH": os.path.join(a.tools, "gomp") + ":" +
                     os.path.join(a.tools, "llvm"),
-                    "LD_PRELOAD": os.path.join(a.tools, "libkite-mpi-%s.so" % a.mpi)})
+                    # as kite profile does: SIGPROF held back while a rank
+                    # is in the loader (tools/profile/loader_guard.cpp)
+                    "LD_PRELOAD": os.path.join(a.tools, "libkite-profile-guard.so") + ":" +
+                    os.path.join(a.tools, "libkite-mpi-%s.so" % a.mpi)})
         cmd = mpirun_cmd(a) + [prog]
     print(" ".join(cmd))
     # A job that hangs is a failure, stopped after HANG_S with where each
