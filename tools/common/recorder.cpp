@@ -670,18 +670,6 @@ Record *slots_slow(Stream s, unsigned n) {
   return r;
 }
 
-// Every field of rec but its time into r, the kind stored last.
-inline void fill_from(Record *r, const Record &rec) {
-  r->sub = rec.sub;
-  r->f16 = rec.f16;
-  r->u32 = rec.u32;
-  r->a = rec.a;
-  r->b = rec.b;
-  r->c = rec.c;
-  r->d = rec.d;
-  __atomic_store_n(&r->kind, rec.kind, __ATOMIC_RELEASE);
-}
-
 __attribute__((noinline, cold)) void record_slow(const Record &rec) {
   if (Record *r = slots_slow(kEvents, 1)) fill_from(r, rec);
 }

@@ -139,6 +139,18 @@ inline Record *slots(Stream stream, unsigned n) {
 }
 inline Record *slot(Stream stream) { return slots(stream, 1); }
 
+// Every field of rec but its time into r (a slot), the kind stored last.
+inline void fill_from(Record *r, const Record &rec) {
+  r->sub = rec.sub;
+  r->f16 = rec.f16;
+  r->u32 = rec.u32;
+  r->a = rec.a;
+  r->b = rec.b;
+  r->c = rec.c;
+  r->d = rec.d;
+  __atomic_store_n(&r->kind, rec.kind, __ATOMIC_RELEASE);
+}
+
 // Records rec on the event stream through slots_slow: its time is taken
 // now, its other fields copied, its kind stored last. Out of line, so that
 // a callback's inline path (KITE_RECORD_EVENT) needs no stack frame.

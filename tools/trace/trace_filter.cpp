@@ -62,14 +62,7 @@ void write_record(const Record &r, bool keep_time) {
   Record *s = kite_rec::slot(kite_rec::kEvents);
   if (!s) return;
   if (keep_time) s->time = r.time;
-  s->sub = r.sub;
-  s->f16 = r.f16;
-  s->u32 = r.u32;
-  s->a = r.a;
-  s->b = r.b;
-  s->c = r.c;
-  s->d = r.d;
-  __atomic_store_n(&s->kind, r.kind, __ATOMIC_RELEASE);
+  kite_rec::fill_from(s, r);
 }
 
 // Removes the innermost shadow entry that matches; with `above`, what is
